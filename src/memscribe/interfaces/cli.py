@@ -1,0 +1,345 @@
+"""`memscribe` command line: a thin shell over the Python API (typer + rich)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from memscribe.errors import MemscribeError
+
+app = typer.Typer(
+    help="memscribe — write-first long-term memory for LLM agents.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+console = Console()
+err = Console(stderr=True)
+
+HomeOpt = typer.Option(None, "--home", help="Store folder (default: $MEMSCRIBE_HOME or ./.memscribe)")
+JsonOpt = typer.Option(False, "--json", help="Machine-readable JSON output")
+UserOpt = typer.Option(..., "--user", "-u", help="User id (the memory scope)")
+
+
+def _memory(home: Path | None):  # type: ignore[no-untyped-def]
+    from memscribe.memory import Memory
+
+    return Memory(home=home)
+
+
+def _emit(obj: Any) -> None:
+    sys.stdout.write(json.dumps(obj, ensure_ascii=False, indent=1, default=str) + "\n")
+
+
+def _run(fn):  # type: ignore[no-untyped-def]
+    try:
+        return fn()
+    except MemscribeError as exc:
+        err.print(f"[red]error:[/red] {exc}")
+        raise typer.Exit(2) from exc
+
+
+def _records_table(recs: list, title: str) -> Table:  # type: ignore[type-arg]
+    t = Table(title=title, show_lines=False)
+    for col in ("id", "kind", "layer", "status", "time", "text"):
+        t.add_column(col, overflow="fold")
+    for r in recs:
+        when = r.time_start.isoformat(timespec="minutes") if r.time_start else ""
+        t.add_row(r.id, r.kind.value, r.layer.value, r.status.value, when, r.text)
+    return t
+
+
+@app.command()
+def add(
+    text: str = typer.Argument(..., help="Message text ('-' reads stdin)"),
+    user: str = UserOpt,
+    session: str | None = typer.Option(None, "--session"),
+    name: str | None = typer.Option(None, "--name"),
+    at: str | None = typer.Option(None, "--at", help="ISO 8601 time of the message"),
+    home: Path | None = HomeOpt,
+    as_json: bool = JsonOpt,
+) -> None:
+    """Add a message to a user's memory."""
+    if text == "-":
+        text = sys.stdin.read()
+    with _memory(home) as mem:
+        msg = {"role": "user", "content": text, **({"name": name} if name else {})}
+        rep = _run(lambda: mem.add(msg, user_id=user, session_id=session, at=at))
+        mem.flush()
+    if as_json:
+        _emit(rep.model_dump(mode="json"))
+        return
+    for it in rep.items:
+        console.print(
+            f"[bold]{it.action}[/bold] {it.memory_id or ''} {it.text or ''}  [dim]{'; '.join(it.reasons)}[/dim]"
+        )
+
+
+@app.command()
+def search(
+    query: str,
+    user: str = UserOpt,
+    limit: int = typer.Option(5, "--limit", "-k"),
+    deep: bool = typer.Option(False, "--deep", help="Include archived and low-value memories"),
+    home: Path | None = HomeOpt,
+    as_json: bool = JsonOpt,
+) -> None:
+    """Search a user's memories (hybrid: vector + BM25, fused and reranked)."""
+    with _memory(home) as mem:
+        hits = _run(lambda: mem.search(query, user_id=user, limit=limit, deep=deep))
+    if as_json:
+        _emit([h.model_dump(mode="json") for h in hits])
+        return
+    t = Table(title=f"search: {query}")
+    for col in ("score", "id", "kind", "text"):
+        t.add_column(col, overflow="fold")
+    for h in hits:
+        t.add_row(f"{h.score:.3f}", h.memory.id, h.memory.kind.value, h.memory.text)
+    console.print(t)
+
+
+@app.command()
+def context(
+    query: str,
+    user: str = UserOpt,
+    budget: int = typer.Option(800, "--budget"),
+    session: str | None = typer.Option(None, "--session"),
+    home: Path | None = HomeOpt,
+    as_json: bool = JsonOpt,
+) -> None:
+    """Assemble the token-budgeted context for a query."""
+    with _memory(home) as mem:
+        ctx = _run(lambda: mem.context(query, user_id=user, session_id=session, budget_tokens=budget))
+    if as_json:
+        _emit(ctx.model_dump(mode="json"))
+        return
+    console.print(ctx.text or "[dim](nothing relevant)[/dim]")
+    console.print(f"[dim]{ctx.tokens}/{budget} tokens, {len(ctx.items)} memories[/dim]")
+
+
+@app.command("list")
+def list_(
+    user: str = UserOpt,
+    status: str = typer.Option("active", "--status", help="active|superseded|archived|expired|deleted|all"),
+    kind: str | None = typer.Option(None, "--kind"),
+    home: Path | None = HomeOpt,
+    as_json: bool = JsonOpt,
+) -> None:
+    """List a user's memories."""
+    with _memory(home) as mem:
+        recs = _run(lambda: mem.list(user_id=user, status=None if status == "all" else status, kind=kind))
+    if as_json:
+        _emit([r.model_dump(mode="json") for r in recs])
+        return
+    console.print(_records_table(recs, f"{len(recs)} memories of {user}"))
+
+
+@app.command()
+def show(memory_id: str, home: Path | None = HomeOpt, as_json: bool = JsonOpt) -> None:
+    """Show one memory with all its fields."""
+    with _memory(home) as mem:
+        rec = _run(lambda: mem.get(memory_id))
+    if as_json:
+        _emit(rec.model_dump(mode="json"))
+        return
+    console.print_json(rec.model_dump_json())
+
+
+@app.command()
+def history(memory_id: str, home: Path | None = HomeOpt, as_json: bool = JsonOpt) -> None:
+    """Every version of a memory (and of the memories it superseded)."""
+    with _memory(home) as mem:
+        versions = _run(lambda: mem.history(memory_id))
+    if as_json:
+        _emit([v.model_dump(mode="json") for v in versions])
+        return
+    t = Table(title=f"history of {memory_id}")
+    for col in ("memory", "v", "at", "reason", "status", "text"):
+        t.add_column(col, overflow="fold")
+    for v in versions:
+        t.add_row(
+            v.memory_id,
+            str(v.version),
+            v.created_at.isoformat(timespec="seconds"),
+            v.reason,
+            v.record.status.value,
+            v.record.text,
+        )
+    console.print(t)
+
+
+@app.command()
+def why(memory_id: str, home: Path | None = HomeOpt, as_json: bool = JsonOpt) -> None:
+    """Why is this remembered: the audit trail of every stage's decision."""
+    with _memory(home) as mem:
+        events = _run(lambda: mem.explain(memory_id))
+    if as_json:
+        _emit([e.model_dump(mode="json") for e in events])
+        return
+    t = Table(title=f"why {memory_id}")
+    for col in ("stage", "action", "reason", "scores"):
+        t.add_column(col, overflow="fold")
+    for e in events:
+        t.add_row(e.stage, e.action, e.reason, ", ".join(f"{k}={v:.2f}" for k, v in e.scores.items()))
+    console.print(t)
+
+
+@app.command()
+def rollback(memory_id: str, version: int, home: Path | None = HomeOpt) -> None:
+    """Restore a memory to an earlier version (as a new version)."""
+    with _memory(home) as mem:
+        rec = _run(lambda: mem.rollback(memory_id, version))
+    console.print(f"{rec.id} is at version {rec.version}: {rec.text}")
+
+
+@app.command()
+def delete(
+    memory_id: str,
+    reason: str = typer.Option("deleted from the CLI", "--reason"),
+    home: Path | None = HomeOpt,
+) -> None:
+    """Soft-delete a memory (kept in history)."""
+    with _memory(home) as mem:
+        rec = _run(lambda: mem.delete(memory_id, reason=reason))
+    console.print(f"{rec.id} deleted (version {rec.version})")
+
+
+@app.command()
+def forget(
+    user: str = UserOpt,
+    yes: bool = typer.Option(False, "--yes", help="Do not ask"),
+    home: Path | None = HomeOpt,
+) -> None:
+    """Hard-erase everything memscribe holds about a user."""
+    if not yes and not typer.confirm(f"Erase every memory of {user}? This cannot be undone."):
+        raise typer.Exit(1)
+    with _memory(home) as mem:
+        n = _run(lambda: mem.forget(user_id=user))
+    console.print(f"erased {n} memories of {user}")
+
+
+@app.command()
+def export(
+    out: Path = typer.Option(None, "--out", "-o", help="JSONL file (default stdout)"),
+    user: str | None = typer.Option(None, "--user", "-u"),
+    home: Path | None = HomeOpt,
+) -> None:
+    """Export memories (with versions) as JSONL."""
+    with _memory(home) as mem:
+        rows = _run(lambda: mem.export(user_id=user))
+    lines = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows)
+    if out is None:
+        sys.stdout.write(lines)
+    else:
+        out.write_text(lines, encoding="utf-8")
+        err.print(f"wrote {len(rows)} memories to {out}")
+
+
+@app.command("import")
+def import_(path: Path, home: Path | None = HomeOpt) -> None:
+    """Import memories from a JSONL export."""
+    from rich.progress import track
+
+    rows = []
+    for i, line in enumerate(track(path.read_text(encoding="utf-8").splitlines(), description="reading")):
+        if not line.strip():
+            continue
+        try:
+            rows.append(json.loads(line))
+        except json.JSONDecodeError as exc:
+            err.print(f"[red]error:[/red] line {i + 1} is not JSON: {exc}")
+            raise typer.Exit(2) from exc
+    with _memory(home) as mem:
+        n = _run(lambda: mem.import_(rows))
+    console.print(f"imported {n} memories")
+
+
+@app.command()
+def stats(
+    user: str | None = typer.Option(None, "--user", "-u"),
+    home: Path | None = HomeOpt,
+    as_json: bool = JsonOpt,
+) -> None:
+    """Counts by status, filter drops, queue depth."""
+    with _memory(home) as mem:
+        s = mem.stats(user_id=user)
+    if as_json:
+        _emit(s)
+        return
+    t = Table(title="memscribe stats")
+    t.add_column("metric")
+    t.add_column("value", justify="right")
+    for k, v in s["memories_by_status"].items():
+        t.add_row(f"memories {k}", str(v))
+    for k, v in s["counters"].items():
+        t.add_row(k, str(v))
+    t.add_row("queue depth", str(s["queue_depth"]))
+    console.print(t)
+
+
+@app.command()
+def reindex(home: Path | None = HomeOpt) -> None:
+    """Re-embed every memory with the configured embedder (after changing the embedding model)."""
+    from rich.progress import track
+
+    from memscribe.config import Settings
+    from memscribe.providers.embedders import make_embedder
+    from memscribe.store import open_store
+    from memscribe.write.pipeline import keyword_text_for
+
+    s = Settings() if home is None else Settings(home=home)
+    store = open_store(s)
+    emb = make_embedder(s.embedder, base_url=s.llm.base_url, api_key=s.llm.api_key)
+    n = 0
+    users = list(store.iter_users())
+    for u in track(users, description="re-embedding"):
+        recs = store.list_memories(u, statuses=None)
+        for i in range(0, len(recs), 64):
+            chunk = recs[i : i + 64]
+            vecs = emb.embed_passages([r.text for r in chunk])
+            with store.atomic():
+                for r, v in zip(chunk, vecs, strict=True):
+                    store.put_memory(r, vector=v, keyword_text=keyword_text_for(r))
+            n += len(chunk)
+    store.check_embedder(emb.name, emb.dim, allow_reset=True)
+    store.close()
+    console.print(f"re-embedded {n} memories with {emb.name}")
+
+
+@app.command()
+def demo(
+    home: Path | None = typer.Option(None, "--home", help="Store folder (default: a fresh temp folder)"),
+) -> None:
+    """Ingest a short bundled zh + en conversation and show what was kept, dropped, merged and why."""
+    from memscribe.interfaces.demo import run_demo
+
+    run_demo(console, home)
+
+
+bench_app = typer.Typer(help="Benchmarks against baselines in one run.", no_args_is_help=True)
+app.add_typer(bench_app, name="bench")
+
+
+@bench_app.command("scenarios")
+def bench_scenarios(
+    data: Path = typer.Option(..., "--data"), out: Path | None = typer.Option(None, "--out")
+) -> None:
+    """Run a scenario file (update, conflict, negation, dedup, time, privacy) and score every check."""
+    from memscribe.bench.scenarios import run_scenarios
+
+    res = run_scenarios(data, out_dir=out, console=console)
+    if res["failed"]:
+        raise typer.Exit(0)
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

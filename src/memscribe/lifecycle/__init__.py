@@ -1,0 +1,1 @@
+"""Lifecycle: decay, expiry, archive and restore, consolidation (``Memory.maintain``)."""

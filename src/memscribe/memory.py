@@ -1,0 +1,690 @@
+"""The public API: ``Memory`` (sync) and ``AsyncMemory`` (async twin over the same core).
+
+All decisions live in the pipeline stages and read-path modules; this module wires them to a store and
+an embedder, validates input at the boundary, and owns the background worker for queued jobs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import threading
+from collections.abc import Iterable, Mapping
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from memscribe.config import Settings
+from memscribe.errors import InputError, NotFoundError
+from memscribe.layers.session import SessionMemory
+from memscribe.layers.working import WorkingMemory
+from memscribe.models import AuditEvent, Context, Hit, MemoryRecord, Status, Version, WriteReport
+from memscribe.providers.embedders import Embedder, make_embedder
+from memscribe.read.assemble import fit_block, format_line, pack_lines
+from memscribe.read.recall import hybrid_recall, validate_filters
+from memscribe.read.rewrite import rewrite_query
+from memscribe.store import open_store
+from memscribe.store.base import Store
+from memscribe.text import count_tokens
+from memscribe.write.normalize import normalize_messages, parse_at, require_user
+from memscribe.write.pipeline import WritePipeline, keyword_text_for
+from memscribe.write.verify import run_verify_job
+
+__all__ = ["AsyncMemory", "Memory"]
+
+log = logging.getLogger("memscribe")
+
+_ALL_STATUSES = tuple(s.value for s in Status)
+_EDITABLE = {
+    "text",
+    "kind",
+    "layer",
+    "structured",
+    "entities",
+    "time_start",
+    "time_end",
+    "importance",
+    "confidence",
+    "metadata",
+    "expire_at",
+    "status",
+}
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+class Memory:
+    """Long-term memory for one store (a folder, ``MEMSCRIBE_HOME`` or ``./.memscribe/`` by default)."""
+
+    def __init__(
+        self,
+        home: str | Path | None = None,
+        *,
+        settings: Settings | None = None,
+        store: str | Store | None = None,
+        embedder: Embedder | None = None,
+    ) -> None:
+        s = settings or Settings()
+        if home is not None:
+            s = s.model_copy(update={"home": Path(home)})
+        if isinstance(store, str):
+            s = s.model_copy(update={"store": store})
+        self.settings = s
+        self.store: Store = store if (store is not None and not isinstance(store, str)) else open_store(s)
+        self.embedder = embedder or make_embedder(s.embedder, base_url=s.llm.base_url, api_key=s.llm.api_key)
+        self.store.check_embedder(self.embedder.name, self.embedder.dim)
+        self._pipeline = WritePipeline(self.store, self.embedder, s, self._vault)
+        self._vault_obj = None
+        self._touch_lock = threading.Lock()
+        self._pending_touch: dict[str, datetime] = {}
+        self._worker: threading.Thread | None = None
+        self._wake = threading.Event()
+        self._stop = threading.Event()
+        self._closed = False
+        if hasattr(self.store, "requeue_running"):
+            self.store.requeue_running()  # jobs of a process that died resume here
+
+    # ------------------------------------------------------------------ plumbing
+    def _vault(self):  # type: ignore[no-untyped-def]
+        if self._vault_obj is None:
+            from memscribe.vault import Vault, load_or_create_key
+
+            self._vault_obj = Vault(load_or_create_key(Path(self.settings.home), self.settings.vault_key))
+        return self._vault_obj
+
+    def _ensure_worker(self) -> None:
+        if self.settings.write.verify != "queue" or self._worker is not None:
+            return
+        self._worker = threading.Thread(target=self._work_loop, name="memscribe-worker", daemon=True)
+        self._worker.start()
+
+    def _work_loop(self) -> None:
+        while not self._stop.is_set():
+            self._wake.wait(timeout=0.5)
+            self._wake.clear()
+            if self._stop.is_set():
+                break
+            try:
+                self._run_jobs(limit=16)
+                self._flush_touch()
+            except Exception:  # the worker must survive; the job stays in the durable queue
+                log.exception("background job failed; it stays queued")
+
+    def _run_jobs(self, limit: int = 64) -> int:
+        done = 0
+        while True:
+            jobs = self.store.claim_jobs(limit=limit, now=_now())
+            if not jobs:
+                return done
+            for job in jobs:
+                if job["kind"] == "verify":
+                    run_verify_job(self, job)
+                self.store.finish_job(job["id"])
+                done += 1
+
+    def _flush_touch(self) -> None:
+        with self._touch_lock:
+            pending, self._pending_touch = self._pending_touch, {}
+        if pending:
+            at = max(pending.values())
+            self.store.touch(list(pending), at)
+
+    def _get(self, memory_id: str) -> MemoryRecord:
+        if not isinstance(memory_id, str) or not memory_id:
+            raise InputError("memory id must be a non-empty string")
+        rec = self.store.get_memory(memory_id)
+        if rec is None:
+            raise NotFoundError(f"no memory {memory_id!r}")
+        return rec
+
+    # ------------------------------------------------------------------ write
+    def add(
+        self,
+        messages: Any,
+        *,
+        user_id: str,
+        agent_id: str | None = None,
+        session_id: str | None = None,
+        at: str | datetime | None = None,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> WriteReport:
+        user_id = require_user(user_id)
+        when = parse_at(at)
+        if metadata is not None and not isinstance(metadata, Mapping):
+            raise InputError("metadata must be a dict")
+        meta = dict(metadata or {})
+        try:
+            json.dumps(meta)
+        except (TypeError, ValueError) as exc:
+            raise InputError(f"metadata must be JSON-serialisable: {exc}") from exc
+        if len(json.dumps(meta)) > 16_384:
+            raise InputError("metadata is larger than 16 KB")
+        msgs = normalize_messages(messages, max_bytes=self.settings.write.max_message_bytes, at=when)
+        report = self._pipeline.run(
+            msgs,
+            user_id=user_id,
+            agent_id=agent_id,
+            session_id=session_id,
+            at=when,
+            metadata=meta,
+            now=_now(),
+        )
+        if self.settings.write.verify == "queue":
+            self._ensure_worker()
+            self._wake.set()
+        elif self.settings.write.verify == "inline":
+            self._run_jobs()
+        return report
+
+    def flush(self) -> None:
+        """Wait for queued background work (verification) and pending access statistics."""
+        self._run_jobs()
+        self._flush_touch()
+
+    # ------------------------------------------------------------------ read
+    def _scored(
+        self,
+        query: str,
+        *,
+        user_id: str,
+        k: int,
+        filters: Mapping[str, Any] | None,
+        deep: bool,
+        session_id: str | None = None,
+        now: datetime | None = None,
+    ) -> list:
+        if not isinstance(query, str):
+            raise InputError("query must be a string")
+        if not query.strip():
+            raise InputError("query is empty")
+        if len(query.encode("utf-8", "surrogatepass")) > self.settings.write.max_message_bytes:
+            raise InputError("query is longer than the message size limit")
+        now = now or _now()
+        f = validate_filters(filters)
+        recent = None
+        if session_id:
+            recent = [r["content"] for r in self.store.session_messages(session_id, last=6)]
+        rq = rewrite_query(query, now=now, recent_turns=recent)
+        statuses = ("active",)
+        if deep:
+            statuses = ("active", "archived")
+        if f.get("status"):
+            statuses = tuple({f["status"]} if isinstance(f["status"], str) else f["status"])
+        return hybrid_recall(
+            self.store,
+            self.embedder,
+            user_id=user_id,
+            query=rq.text,
+            now=now,
+            window=rq.window,
+            k=k,
+            cfg=self.settings.recall,
+            life=self.settings.lifecycle,
+            statuses=statuses,
+            deep=deep,
+            filters=f,
+        )
+
+    def _record_access(self, ids: Iterable[str]) -> None:
+        now = _now()
+        with self._touch_lock:
+            for i in ids:
+                self._pending_touch[i] = now
+            many = len(self._pending_touch) >= 256
+        if many and self._worker is None:
+            self._flush_touch()
+        elif self._worker is not None:
+            self._wake.set()
+
+    def search(
+        self,
+        query: str,
+        *,
+        user_id: str,
+        limit: int = 10,
+        filters: Mapping[str, Any] | None = None,
+        deep: bool = False,
+        session_id: str | None = None,
+    ) -> list[Hit]:
+        user_id = require_user(user_id)
+        if not isinstance(limit, int) or limit < 1 or limit > 1000:
+            raise InputError("limit must be an integer between 1 and 1000")
+        scored = self._scored(
+            query, user_id=user_id, k=max(limit, 20), filters=filters, deep=deep, session_id=session_id
+        )[:limit]
+        self._record_access(s.record.id for s in scored)
+        return [Hit(memory=s.record, score=s.score, why=s.why) for s in scored]
+
+    def context(
+        self,
+        query: str,
+        *,
+        user_id: str,
+        session_id: str | None = None,
+        budget_tokens: int = 1000,
+        max_items: int | None = None,
+        filters: Mapping[str, Any] | None = None,
+    ) -> Context:
+        user_id = require_user(user_id)
+        if not isinstance(budget_tokens, int) or budget_tokens < 1:
+            raise InputError("budget_tokens must be a positive integer")
+        blocks: dict[str, str] = {}
+        mem_budget = budget_tokens
+        if session_id:
+            sess = self.session(session_id, user_id=user_id)
+            working = WorkingMemory(self.store, user_id, None, self.settings).render()
+            spend = {
+                "task state": (working, 0.10),
+                "session summary": (sess.summary(), 0.15),
+                "recent turns": (sess.render_recent(), 0.25),
+            }
+            for title, (body, share) in spend.items():
+                block = fit_block(f"## {title}", body, int(budget_tokens * share))
+                if block:
+                    blocks[title] = block
+            mem_budget = budget_tokens - sum(count_tokens(b) + 2 for b in blocks.values())
+        k = max(20, min(200, mem_budget // 12))
+        scored = self._scored(query, user_id=user_id, k=k, filters=filters, deep=False, session_id=session_id)
+        limit = max_items if max_items is not None else self.settings.recall.context_max_items
+        lines = [format_line(s.record) for s in scored]
+        header = "## memories\n" if blocks else ""
+        chosen, _ = pack_lines(lines, mem_budget - count_tokens(header), max_items=limit)
+        items = [Hit(memory=scored[i].record, score=scored[i].score, why=scored[i].why) for i in chosen]
+        parts = [b for b in blocks.values()]
+        if chosen:
+            parts.append(header + "\n".join(lines[i] for i in chosen))
+        text = "\n\n".join(parts)
+        tokens = count_tokens(text)
+        assert tokens <= budget_tokens, "context assembly exceeded its budget"
+        self._record_access(h.memory.id for h in items)
+        return Context(text=text, items=items, tokens=tokens, budget_tokens=budget_tokens, blocks=blocks)
+
+    # ------------------------------------------------------------------ inspect and correct
+    def get(self, memory_id: str) -> MemoryRecord:
+        return self._get(memory_id)
+
+    def list(
+        self,
+        *,
+        user_id: str,
+        status: str | None = "active",
+        kind: str | None = None,
+        layer: str | None = None,
+        limit: int | None = None,
+        offset: int = 0,
+    ) -> list[MemoryRecord]:
+        user_id = require_user(user_id)
+        if status in (None, "all"):
+            statuses = None
+        elif status in _ALL_STATUSES:
+            statuses = (status,)
+        else:
+            raise InputError(f"unknown status {status!r}; use one of {list(_ALL_STATUSES)} or None for all")
+        return self.store.list_memories(
+            user_id, statuses=statuses, kind=kind, layer=layer, limit=limit, offset=offset
+        )
+
+    def _save_version(
+        self, rec: MemoryRecord, *, reason: str, actor: str, action: str, reindex: bool
+    ) -> MemoryRecord:
+        now = _now()
+        with self.store.atomic():
+            vec = self.embedder.embed_passages([rec.text])[0] if reindex else None
+            self.store.put_memory(rec, vector=vec, keyword_text=keyword_text_for(rec) if reindex else None)
+            self.store.add_version(rec, reason=reason, actor=actor, at=now)
+            self.store.add_audit(
+                [
+                    AuditEvent(
+                        ts=now,
+                        user_id=rec.user_id,
+                        memory_id=rec.id,
+                        stage="edit",
+                        action=action,
+                        reason=reason,
+                    )
+                ]
+            )
+        return rec
+
+    def update(
+        self,
+        memory_id: str,
+        *,
+        text: str | None = None,
+        reason: str = "edited",
+        actor: str = "user",
+        **fields: Any,
+    ) -> MemoryRecord:
+        rec = self._get(memory_id)
+        unknown = set(fields) - _EDITABLE
+        if unknown:
+            raise InputError(f"cannot edit fields {sorted(unknown)}; editable: {sorted(_EDITABLE)}")
+        changes = dict(fields)
+        if text is not None:
+            from memscribe.write.protect import protect
+
+            if not isinstance(text, str) or not text.strip():
+                raise InputError("text must be a non-empty string")
+            changes["text"] = protect(text).clean_text  # an edit never smuggles a secret past the filter
+        data = rec.model_dump()
+        data.update(changes)
+        data["version"] = rec.version + 1
+        data["updated_at"] = _now()
+        new = MemoryRecord.model_validate(data)
+        return self._save_version(
+            new,
+            reason=reason,
+            actor=actor,
+            action="update",
+            reindex="text" in changes or "entities" in changes,
+        )
+
+    def delete(self, memory_id: str, *, reason: str = "deleted by request") -> MemoryRecord:
+        rec = self._get(memory_id)
+        new = rec.model_copy(
+            update={"status": Status.deleted, "version": rec.version + 1, "updated_at": _now()}
+        )
+        return self._save_version(new, reason=reason, actor="user", action="delete", reindex=False)
+
+    def restore(self, memory_id: str, *, reason: str = "restored") -> MemoryRecord:
+        rec = self._get(memory_id)
+        new = rec.model_copy(
+            update={"status": Status.active, "version": rec.version + 1, "updated_at": _now()}
+        )
+        return self._save_version(new, reason=reason, actor="user", action="restore", reindex=False)
+
+    def history(self, memory_id: str) -> list[Version]:
+        """Versions of this memory, preceded by those of the memories it superseded (the fact's whole story)."""
+        rec = self._get(memory_id)
+        chain: list[Version] = []
+        seen = {rec.id}
+        pending = [link.target for link in rec.links if link.type == "supersedes"]
+        while pending:
+            prev = pending.pop()
+            if prev in seen:
+                continue
+            seen.add(prev)
+            chain = self.store.versions(prev) + chain
+            old = self.store.get_memory(prev)
+            if old is not None:
+                pending.extend(link.target for link in old.links if link.type == "supersedes")
+        return chain + self.store.versions(rec.id)
+
+    def rollback(self, memory_id: str, version: int, *, reason: str | None = None) -> MemoryRecord:
+        rec = self._get(memory_id)
+        target = next((v for v in self.store.versions(memory_id) if v.version == version), None)
+        if target is None:
+            raise NotFoundError(f"memory {memory_id!r} has no version {version}")
+        data = target.record.model_dump()
+        data.update(
+            {
+                "version": rec.version + 1,
+                "updated_at": _now(),
+                "access_count": rec.access_count,
+                "last_accessed_at": rec.last_accessed_at,
+            }
+        )
+        new = MemoryRecord.model_validate(data)
+        return self._save_version(
+            new,
+            reason=reason or f"rollback to version {version}",
+            actor="user",
+            action="rollback",
+            reindex=True,
+        )
+
+    def explain(self, memory_id: str) -> list[AuditEvent]:
+        """Why is this remembered: every stage decision about this memory and its source messages."""
+        rec = self._get(memory_id)
+        events = self.store.audit_for(memory_id=memory_id)
+        ids = {s.message_id for s in rec.sources}
+        seen = {e.id for e in events}
+        for e in self.store.audit_for(user_id=rec.user_id):
+            if e.message_id in ids and e.id not in seen and e.memory_id is None:
+                events.append(e)
+        return sorted(events, key=lambda e: e.id or 0)
+
+    def reveal(self, memory_id: str) -> dict[str, str]:
+        """The vaulted values of a memory (placeholder -> value); needs the vault key."""
+        rec = self._get(memory_id)
+        vault = self._vault()
+        return {
+            s["label"]: vault.decrypt(s["ciphertext"], aad=f"{rec.user_id}:{rec.id}")
+            for s in self.store.secrets_for(memory_id)
+        }
+
+    def forget(self, *, user_id: str) -> int:
+        """Hard erase of everything of this user: memories, vectors, keyword entries, versions, audit, sessions."""
+        user_id = require_user(user_id)
+        with self._touch_lock:
+            self._pending_touch.clear()
+        return self.store.forget_user(user_id)
+
+    # ------------------------------------------------------------------ layers
+    def session(self, session_id: str, *, user_id: str | None = None) -> SessionMemory:
+        return SessionMemory(self.store, session_id, user_id, self.settings)
+
+    def working(self, task_id: str, *, user_id: str) -> WorkingMemory:
+        return WorkingMemory(self.store, require_user(user_id), task_id, self.settings)
+
+    # ------------------------------------------------------------------ export / import
+    def export(self, *, user_id: str | None = None) -> list[dict[str, Any]]:
+        users = [require_user(user_id)] if user_id is not None else list(self.store.iter_users())
+        out = []
+        for u in users:
+            for rec in self.store.list_memories(u, statuses=None):
+                d = rec.model_dump(mode="json")
+                d["_versions"] = [v.model_dump(mode="json") for v in self.store.versions(rec.id)]
+                out.append(d)
+        return out
+
+    def import_(self, records: Iterable[Mapping[str, Any]]) -> int:
+        n = 0
+        batch: list[tuple[MemoryRecord, list[Version]]] = []
+        for raw in records:
+            if not isinstance(raw, Mapping):
+                raise InputError("each imported record must be a dict (one JSON object per line)")
+            d = dict(raw)
+            versions = [Version.model_validate(v) for v in d.pop("_versions", [])]
+            try:
+                rec = MemoryRecord.model_validate(d)
+            except ValueError as exc:
+                raise InputError(f"invalid record: {exc}") from exc
+            batch.append((rec, versions))
+        vecs = self.embedder.embed_passages([r.text for r, _ in batch]) if batch else []
+        with self.store.atomic():
+            for (rec, versions), vec in zip(batch, vecs, strict=True):
+                self.store.put_memory(rec, vector=vec, keyword_text=keyword_text_for(rec))
+                for v in versions:
+                    self.store.add_version(v.record, reason=v.reason, actor=v.actor, at=v.created_at)
+                if not versions:
+                    self.store.add_version(rec, reason="imported", actor="import", at=_now())
+                n += 1
+        return n
+
+    # ------------------------------------------------------------------ stats and lifecycle
+    def stats(self, *, user_id: str | None = None) -> dict[str, Any]:
+        return {
+            "memories_by_status": self.store.count_memories(user_id),
+            "counters": self.store.counters(user_id),
+            "queue_depth": self.store.pending_jobs(),
+        }
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._stop.set()
+        self._wake.set()
+        if self._worker is not None:
+            self._worker.join(timeout=30)
+        self._flush_touch()
+        self.store.close()
+        self._closed = True
+
+    def __enter__(self) -> Memory:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class AsyncMemory:
+    """Async twin of :class:`Memory`: the same core, each call run in a worker thread so the event loop
+    never blocks on SQLite or the embedder."""
+
+    def __init__(
+        self,
+        home: str | Path | None = None,
+        *,
+        settings: Settings | None = None,
+        store: str | Store | None = None,
+        embedder: Embedder | None = None,
+    ) -> None:
+        self._sync = Memory(home, settings=settings, store=store, embedder=embedder)
+        self._lock = asyncio.Lock()
+
+    @property
+    def sync(self) -> Memory:
+        return self._sync
+
+    async def _call(self, fn, *args, **kwargs):  # type: ignore[no-untyped-def]
+        return await asyncio.to_thread(fn, *args, **kwargs)
+
+    async def add(
+        self,
+        messages: Any,
+        *,
+        user_id: str,
+        agent_id: str | None = None,
+        session_id: str | None = None,
+        at: str | datetime | None = None,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> WriteReport:
+        return await self._call(
+            self._sync.add,
+            messages,
+            user_id=user_id,
+            agent_id=agent_id,
+            session_id=session_id,
+            at=at,
+            metadata=metadata,
+        )
+
+    async def flush(self) -> None:
+        await self._call(self._sync.flush)
+
+    async def search(
+        self,
+        query: str,
+        *,
+        user_id: str,
+        limit: int = 10,
+        filters: Mapping[str, Any] | None = None,
+        deep: bool = False,
+        session_id: str | None = None,
+    ) -> list[Hit]:
+        return await self._call(
+            self._sync.search,
+            query,
+            user_id=user_id,
+            limit=limit,
+            filters=filters,
+            deep=deep,
+            session_id=session_id,
+        )
+
+    async def context(
+        self,
+        query: str,
+        *,
+        user_id: str,
+        session_id: str | None = None,
+        budget_tokens: int = 1000,
+        max_items: int | None = None,
+        filters: Mapping[str, Any] | None = None,
+    ) -> Context:
+        return await self._call(
+            self._sync.context,
+            query,
+            user_id=user_id,
+            session_id=session_id,
+            budget_tokens=budget_tokens,
+            max_items=max_items,
+            filters=filters,
+        )
+
+    async def get(self, memory_id: str) -> MemoryRecord:
+        return await self._call(self._sync.get, memory_id)
+
+    async def list(
+        self,
+        *,
+        user_id: str,
+        status: str | None = "active",
+        kind: str | None = None,
+        layer: str | None = None,
+        limit: int | None = None,
+        offset: int = 0,
+    ) -> list[MemoryRecord]:
+        return await self._call(
+            self._sync.list,
+            user_id=user_id,
+            status=status,
+            kind=kind,
+            layer=layer,
+            limit=limit,
+            offset=offset,
+        )
+
+    async def update(
+        self,
+        memory_id: str,
+        *,
+        text: str | None = None,
+        reason: str = "edited",
+        actor: str = "user",
+        **fields: Any,
+    ) -> MemoryRecord:
+        return await self._call(self._sync.update, memory_id, text=text, reason=reason, actor=actor, **fields)
+
+    async def delete(self, memory_id: str, *, reason: str = "deleted by request") -> MemoryRecord:
+        return await self._call(self._sync.delete, memory_id, reason=reason)
+
+    async def restore(self, memory_id: str, *, reason: str = "restored") -> MemoryRecord:
+        return await self._call(self._sync.restore, memory_id, reason=reason)
+
+    async def history(self, memory_id: str) -> list[Version]:
+        return await self._call(self._sync.history, memory_id)
+
+    async def rollback(self, memory_id: str, version: int, *, reason: str | None = None) -> MemoryRecord:
+        return await self._call(self._sync.rollback, memory_id, version, reason=reason)
+
+    async def explain(self, memory_id: str) -> list[AuditEvent]:
+        return await self._call(self._sync.explain, memory_id)
+
+    async def reveal(self, memory_id: str) -> dict[str, str]:
+        return await self._call(self._sync.reveal, memory_id)
+
+    async def forget(self, *, user_id: str) -> int:
+        return await self._call(self._sync.forget, user_id=user_id)
+
+    async def export(self, *, user_id: str | None = None) -> list[dict[str, Any]]:
+        return await self._call(self._sync.export, user_id=user_id)
+
+    async def import_(self, records: Iterable[Mapping[str, Any]]) -> int:
+        return await self._call(self._sync.import_, list(records))
+
+    async def stats(self, *, user_id: str | None = None) -> dict[str, Any]:
+        return await self._call(self._sync.stats, user_id=user_id)
+
+    async def close(self) -> None:
+        await self._call(self._sync.close)
+
+    async def __aenter__(self) -> AsyncMemory:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()

@@ -1,0 +1,188 @@
+"""Public records: what goes in (Message), what is kept (MemoryRecord) and what comes out."""
+
+from __future__ import annotations
+
+import enum
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+__all__ = [
+    "AuditEvent",
+    "Context",
+    "Hit",
+    "Kind",
+    "Layer",
+    "Link",
+    "MemoryRecord",
+    "Message",
+    "Source",
+    "Status",
+    "Version",
+    "WriteItem",
+    "WriteReport",
+]
+
+
+class Layer(enum.StrEnum):
+    episodic = "episodic"
+    semantic = "semantic"
+    working = "working"
+
+
+class Status(enum.StrEnum):
+    active = "active"
+    superseded = "superseded"
+    archived = "archived"
+    expired = "expired"
+    deleted = "deleted"
+    pending_review = "pending_review"
+
+
+class Kind(enum.StrEnum):
+    preference = "preference"
+    constraint = "constraint"
+    profile = "profile"
+    fact = "fact"
+    event = "event"
+    plan = "plan"
+    task = "task"
+    complaint = "complaint"
+    relation = "relation"
+    instruction = "instruction"
+
+
+class Message(BaseModel):
+    """One conversation message as memscribe sees it (validated by ``memscribe.write.normalize``)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    role: Literal["user", "assistant", "system", "tool"] = "user"
+    content: str
+    name: str | None = None
+    id: str | None = None
+    at: datetime | None = None
+
+
+class Source(BaseModel):
+    """Where a memory came from: the caller's message id and its context."""
+
+    message_id: str
+    session_id: str | None = None
+    role: str = "user"
+    name: str | None = None
+    at: datetime | None = None
+
+
+class Link(BaseModel):
+    type: Literal["supplements", "contradicts", "derived_from", "related", "supersedes"]
+    target: str
+
+
+class MemoryRecord(BaseModel):
+    id: str
+    user_id: str
+    agent_id: str | None = None
+    session_id: str | None = None
+    layer: Layer = Layer.episodic
+    kind: Kind = Kind.fact
+    text: str
+    raw: str = ""
+    structured: dict[str, Any] = Field(default_factory=dict)
+    entities: list[str] = Field(default_factory=list)
+    time_start: datetime | None = None
+    time_end: datetime | None = None
+    importance: float = 0.5
+    timeliness: float = 0.0
+    confidence: float = 1.0
+    status: Status = Status.active
+    superseded_by: str | None = None
+    links: list[Link] = Field(default_factory=list)
+    sources: list[Source] = Field(default_factory=list)
+    metadata: dict[str, Any] = Field(default_factory=dict)
+    created_at: datetime
+    updated_at: datetime
+    last_accessed_at: datetime | None = None
+    access_count: int = 0
+    expire_at: datetime | None = None
+    version: int = 1
+
+    @property
+    def source_ids(self) -> list[str]:
+        return [s.message_id for s in self.sources]
+
+
+class Hit(BaseModel):
+    memory: MemoryRecord
+    score: float
+    why: dict[str, float | str] = Field(default_factory=dict)
+
+
+class Context(BaseModel):
+    text: str
+    items: list[Hit] = Field(default_factory=list)
+    tokens: int = 0
+    budget_tokens: int = 0
+    blocks: dict[str, str] = Field(default_factory=dict)
+
+    def __str__(self) -> str:
+        return self.text
+
+
+class Version(BaseModel):
+    memory_id: str
+    version: int
+    record: MemoryRecord
+    reason: str
+    actor: str = "memscribe"
+    created_at: datetime
+
+
+class AuditEvent(BaseModel):
+    id: int | None = None
+    ts: datetime
+    user_id: str
+    memory_id: str | None = None
+    message_id: str | None = None
+    stage: str
+    action: str
+    reason: str
+    scores: dict[str, float] = Field(default_factory=dict)
+    detail: dict[str, Any] = Field(default_factory=dict)
+
+
+class WriteItem(BaseModel):
+    """What happened to one message (or one candidate memory) during add()."""
+
+    message_id: str
+    action: Literal["add", "update", "supersede", "merge", "link", "noop", "drop", "working", "review"]
+    memory_id: str | None = None
+    text: str | None = None
+    reasons: list[str] = Field(default_factory=list)
+
+
+class WriteReport(BaseModel):
+    user_id: str
+    items: list[WriteItem] = Field(default_factory=list)
+
+    def _ids(self, *actions: str) -> list[str]:
+        return [i.memory_id for i in self.items if i.action in actions and i.memory_id]
+
+    @property
+    def added(self) -> list[str]:
+        return self._ids("add")
+
+    @property
+    def changed(self) -> list[str]:
+        return self._ids("update", "supersede", "merge", "link")
+
+    @property
+    def dropped(self) -> list[WriteItem]:
+        return [i for i in self.items if i.action == "drop"]
+
+    def counts(self) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for i in self.items:
+            out[i.action] = out.get(i.action, 0) + 1
+        return out

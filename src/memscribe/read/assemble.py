@@ -1,0 +1,60 @@
+"""Context assembly: one dated, labelled line per memory, most relevant first, never over budget."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from memscribe.models import MemoryRecord
+from memscribe.text import count_tokens, truncate_to_tokens
+
+__all__ = ["format_line", "label_for", "pack_lines"]
+
+_LABELS_ZH = {
+    "preference": "偏好",
+    "constraint": "约束",
+    "profile": "档案",
+    "fact": "事实",
+    "event": "事件",
+    "plan": "计划",
+    "task": "任务",
+    "complaint": "投诉",
+    "relation": "关系",
+    "instruction": "指令",
+}
+
+
+def label_for(rec: MemoryRecord) -> str:
+    if rec.structured.get("lang") == "zh":
+        return _LABELS_ZH.get(rec.kind.value, rec.kind.value)
+    return rec.kind.value
+
+
+def _date(rec: MemoryRecord) -> str:
+    dt: datetime = rec.time_start or rec.created_at
+    gran_time = rec.time_start is not None and "T" in str(rec.structured.get("time", ""))
+    return dt.strftime("%Y-%m-%d %H:%M") if gran_time else dt.strftime("%Y-%m-%d")
+
+
+def format_line(rec: MemoryRecord) -> str:
+    return f"[{label_for(rec)} · {_date(rec)}] {rec.text}"
+
+
+def pack_lines(lines: list[str], budget: int, *, max_items: int | None = None) -> tuple[list[int], int]:
+    """Indices of the lines that fit the budget in order (skipping any that alone would overflow)."""
+    used, chosen = 0, []
+    for i, line in enumerate(lines):
+        if max_items is not None and len(chosen) >= max_items:
+            break
+        cost = count_tokens(line) + (1 if chosen else 0)  # the newline between lines
+        if used + cost > budget:
+            continue
+        chosen.append(i)
+        used += cost
+    return chosen, used
+
+
+def fit_block(title: str, body: str, budget: int) -> str:
+    if budget <= 0 or not body.strip():
+        return ""
+    text = f"{title}\n{body}"
+    return text if count_tokens(text) <= budget else truncate_to_tokens(text, budget)

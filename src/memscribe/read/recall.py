@@ -1,0 +1,139 @@
+"""Hybrid recall inside one user's scope: vector top-k, BM25 top-k and a time-window channel, fused with
+RRF and reranked. Structured filters (kind, layer, status, time range, entities, metadata) apply to all."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any
+
+import numpy as np
+
+from memscribe.config import LifecycleConfig, RecallConfig
+from memscribe.errors import InputError
+from memscribe.models import MemoryRecord
+from memscribe.providers.embedders import Embedder
+from memscribe.read.fuse import rrf
+from memscribe.read.rerank import Scored, rerank
+from memscribe.store.base import Store
+from memscribe.text import keyword_terms
+from memscribe.write.normalize import parse_at
+
+__all__ = ["FILTER_KEYS", "hybrid_recall", "matches_filters"]
+
+FILTER_KEYS = {
+    "kind",
+    "layer",
+    "status",
+    "time_from",
+    "time_to",
+    "entities",
+    "metadata",
+    "session_id",
+    "agent_id",
+}
+
+
+def _as_set(v: Any) -> set[str]:
+    if isinstance(v, str):
+        return {v}
+    return {str(x) for x in v}
+
+
+def validate_filters(filters: Mapping[str, Any] | None) -> dict[str, Any]:
+    if not filters:
+        return {}
+    if not isinstance(filters, Mapping):
+        raise InputError("filters must be a dict")
+    unknown = set(filters) - FILTER_KEYS
+    if unknown:
+        raise InputError(f"unknown filter keys {sorted(unknown)}; use {sorted(FILTER_KEYS)}")
+    out = dict(filters)
+    for k in ("time_from", "time_to"):
+        if out.get(k) is not None:
+            out[k] = parse_at(out[k])
+    return out
+
+
+def matches_filters(rec: MemoryRecord, f: Mapping[str, Any]) -> bool:
+    if not f:
+        return True
+    if "kind" in f and rec.kind.value not in _as_set(f["kind"]):
+        return False
+    if "layer" in f and rec.layer.value not in _as_set(f["layer"]):
+        return False
+    if "status" in f and rec.status.value not in _as_set(f["status"]):
+        return False
+    if "session_id" in f and rec.session_id != f["session_id"]:
+        return False
+    if "agent_id" in f and rec.agent_id != f["agent_id"]:
+        return False
+    if f.get("time_from") is not None or f.get("time_to") is not None:
+        start = rec.time_start or rec.created_at
+        end = rec.time_end or start
+        if f.get("time_from") is not None and end < f["time_from"]:
+            return False
+        if f.get("time_to") is not None and start > f["time_to"]:
+            return False
+    if "entities" in f:
+        want = {e.lower() for e in _as_set(f["entities"])}
+        have = {e.lower() for e in rec.entities}
+        if not want & have and not any(w in rec.text.lower() for w in want):
+            return False
+    if "metadata" in f:
+        for k, v in dict(f["metadata"]).items():
+            if rec.metadata.get(k) != v:
+                return False
+    return True
+
+
+def hybrid_recall(
+    store: Store,
+    embedder: Embedder,
+    *,
+    user_id: str,
+    query: str,
+    now: datetime,
+    window: tuple[datetime, datetime] | None,
+    k: int,
+    cfg: RecallConfig,
+    life: LifecycleConfig,
+    statuses: tuple[str, ...],
+    deep: bool,
+    filters: Mapping[str, Any] | None = None,
+) -> list[Scored]:
+    qvec = embedder.embed_query(query)
+    vk = max(cfg.vector_k, k)
+    kk = max(cfg.keyword_k, k)
+    by_vec = store.vector_search(user_id, qvec, k=vk, statuses=statuses)
+    by_kw = store.keyword_search(user_id, keyword_terms(query), k=kk, statuses=statuses)
+    rankings = [[i for i, _ in by_vec], [i for i, _ in by_kw]]
+    if window is not None:
+        rankings.append(store.time_range_search(user_id, window[0], window[1], k=kk, statuses=statuses))
+    fused = rrf(rankings, k=cfg.rrf_k)
+    records = store.get_memories(list(fused))
+    now_ = now
+    live = {}
+    for mid, rec in records.items():
+        if rec.expire_at is not None and rec.expire_at <= now_ and not deep:
+            continue
+        if filters and not matches_filters(rec, filters):
+            continue
+        live[mid] = rec
+    cosines = dict(by_vec)
+    missing = [m for m in live if m not in cosines]
+    if missing:
+        vecs = store.get_vectors(missing)
+        for mid, v in vecs.items():
+            cosines[mid] = float(np.dot(v, qvec))
+    return rerank(
+        live,
+        {m: s for m, s in fused.items() if m in live},
+        cosines,
+        {i for i, _ in by_kw},
+        now=now,
+        window=window,
+        cfg=cfg,
+        life=life,
+        deep=deep,
+    )

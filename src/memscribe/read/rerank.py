@@ -1,0 +1,88 @@
+"""Rerank fused candidates: relevance (RRF + embedding similarity) weighted with recency and
+authority, times decay-aware retrieval value; a time window in the query favours memories inside it."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from datetime import datetime
+
+from memscribe.config import LifecycleConfig, RecallConfig
+from memscribe.lifecycle.decay import retrieval_value
+from memscribe.models import MemoryRecord
+
+__all__ = ["Scored", "rerank", "similarity_score"]
+
+# multilingual-e5 cosines live in a narrow band: ~0.70 for unrelated text, ~0.90+ for paraphrases.
+_SIM_FLOOR, _SIM_SPAN = 0.74, 0.16
+
+
+def similarity_score(cos: float) -> float:
+    return min(1.0, max(0.0, (cos - _SIM_FLOOR) / _SIM_SPAN))
+
+
+@dataclass(slots=True)
+class Scored:
+    record: MemoryRecord
+    score: float
+    why: dict[str, float | str]
+
+
+def rerank(
+    records: dict[str, MemoryRecord],
+    fused: dict[str, float],
+    cosines: dict[str, float],
+    keyword_ids: set[str],
+    *,
+    now: datetime,
+    window: tuple[datetime, datetime] | None,
+    cfg: RecallConfig,
+    life: LifecycleConfig,
+    deep: bool,
+) -> list[Scored]:
+    if not fused:
+        return []
+    top = max(fused.values())
+    out: list[Scored] = []
+    for mid, f in fused.items():
+        rec = records.get(mid)
+        if rec is None:
+            continue
+        cos = cosines.get(mid, 0.0)
+        sim = similarity_score(cos)
+        if mid not in keyword_ids and sim <= 0.0:
+            continue  # only a weak vector neighbour: noise, not memory
+        relevance = 0.5 * (f / top) + 0.5 * sim
+        ref = rec.updated_at
+        age_days = max(0.0, (now - ref).total_seconds() / 86400.0)
+        recency = math.exp(-age_days / 90.0)
+        authority = 0.5 * rec.confidence + 0.5 * rec.importance
+        value = retrieval_value(rec, now, life)
+        score = cfg.w_relevance * relevance + cfg.w_recency * recency + cfg.w_authority * authority
+        in_window = False
+        if window is not None and rec.time_start is not None:
+            end = rec.time_end or rec.time_start
+            in_window = rec.time_start <= window[1] and end >= window[0]
+            if in_window:
+                score += 0.25
+        if not deep and value < cfg.retrieval_value_min:
+            continue
+        if score < cfg.min_score:
+            continue
+        out.append(
+            Scored(
+                record=rec,
+                score=round(score, 4),
+                why={
+                    "relevance": round(relevance, 4),
+                    "cosine": round(cos, 4),
+                    "fused": round(f, 5),
+                    "recency": round(recency, 4),
+                    "authority": round(authority, 4),
+                    "retrieval_value": round(value, 4),
+                    "in_window": "yes" if in_window else "no",
+                },
+            )
+        )
+    out.sort(key=lambda s: -s.score)
+    return out

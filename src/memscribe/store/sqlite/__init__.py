@@ -1,0 +1,3 @@
+from memscribe.store.sqlite.store import SQLiteStore
+
+__all__ = ["SQLiteStore"]

@@ -1,0 +1,93 @@
+"""Forward-only schema migrations. Each is applied together with the row that records it."""
+
+from __future__ import annotations
+
+MIGRATIONS: list[tuple[int, str, str]] = [
+    (
+        1,
+        "initial",
+        """
+        CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        CREATE TABLE memories (
+            pk INTEGER PRIMARY KEY AUTOINCREMENT,
+            id TEXT NOT NULL UNIQUE,
+            user_id TEXT NOT NULL,
+            agent_id TEXT,
+            session_id TEXT,
+            layer TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            status TEXT NOT NULL,
+            text TEXT NOT NULL,
+            raw TEXT NOT NULL,
+            structured TEXT NOT NULL,
+            entities TEXT NOT NULL,
+            links TEXT NOT NULL,
+            sources TEXT NOT NULL,
+            metadata TEXT NOT NULL,
+            time_start TEXT, time_end TEXT, time_start_ts REAL, time_end_ts REAL,
+            importance REAL NOT NULL, timeliness REAL NOT NULL, confidence REAL NOT NULL,
+            superseded_by TEXT,
+            created_at TEXT NOT NULL, updated_at TEXT NOT NULL, created_ts REAL NOT NULL,
+            last_accessed_at TEXT, access_count INTEGER NOT NULL DEFAULT 0,
+            expire_at TEXT, version INTEGER NOT NULL
+        );
+        CREATE INDEX memories_scope ON memories (user_id, status);
+        CREATE INDEX memories_time ON memories (user_id, time_start_ts);
+        -- the vector of a memory, keyed by memories.pk; user_id kept here so a scope scan never joins
+        CREATE TABLE memory_vectors (pk INTEGER PRIMARY KEY, user_id TEXT NOT NULL, embedding BLOB NOT NULL);
+        CREATE INDEX memory_vectors_user ON memory_vectors (user_id);
+        -- keyword index: jieba-segmented text, porter stemming for English, rowid = memories.pk
+        CREATE VIRTUAL TABLE memories_fts USING fts5 (terms, tokenize = 'porter unicode61 remove_diacritics 2');
+        CREATE TABLE versions (
+            memory_id TEXT NOT NULL, version INTEGER NOT NULL, record TEXT NOT NULL,
+            reason TEXT NOT NULL, actor TEXT NOT NULL, created_at TEXT NOT NULL, user_id TEXT NOT NULL,
+            PRIMARY KEY (memory_id, version)
+        );
+        CREATE INDEX versions_user ON versions (user_id);
+        CREATE TABLE links (
+            src TEXT NOT NULL, dst TEXT NOT NULL, type TEXT NOT NULL, user_id TEXT NOT NULL,
+            PRIMARY KEY (src, dst, type)
+        );
+        CREATE INDEX links_dst ON links (dst);
+        CREATE TABLE audit (
+            id INTEGER PRIMARY KEY AUTOINCREMENT, ts TEXT NOT NULL, user_id TEXT NOT NULL,
+            memory_id TEXT, message_id TEXT, stage TEXT NOT NULL, action TEXT NOT NULL,
+            reason TEXT NOT NULL, scores TEXT NOT NULL, detail TEXT NOT NULL
+        );
+        CREATE INDEX audit_memory ON audit (memory_id);
+        CREATE INDEX audit_user ON audit (user_id);
+        CREATE TABLE counters (user_id TEXT NOT NULL, name TEXT NOT NULL, value INTEGER NOT NULL,
+            PRIMARY KEY (user_id, name));
+        CREATE TABLE sessions (
+            session_id TEXT PRIMARY KEY, user_id TEXT NOT NULL, summary TEXT NOT NULL DEFAULT '',
+            summarized_upto INTEGER NOT NULL DEFAULT 0, updated_at TEXT NOT NULL
+        );
+        CREATE INDEX sessions_user ON sessions (user_id);
+        CREATE TABLE session_messages (
+            seq INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT NOT NULL, user_id TEXT NOT NULL,
+            role TEXT NOT NULL, name TEXT, content TEXT NOT NULL, message_id TEXT, at TEXT
+        );
+        CREATE INDEX session_messages_session ON session_messages (session_id, seq);
+        CREATE INDEX session_messages_user ON session_messages (user_id);
+        CREATE TABLE working_items (
+            user_id TEXT NOT NULL, task_id TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL,
+            kind TEXT NOT NULL, expire_at TEXT, expire_ts REAL, updated_at TEXT NOT NULL,
+            PRIMARY KEY (user_id, task_id, key)
+        );
+        CREATE TABLE jobs (
+            id INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT NOT NULL, payload TEXT NOT NULL,
+            status TEXT NOT NULL DEFAULT 'pending', attempts INTEGER NOT NULL DEFAULT 0,
+            run_after_ts REAL NOT NULL, error TEXT, created_at TEXT NOT NULL
+        );
+        CREATE INDEX jobs_pending ON jobs (status, run_after_ts);
+        CREATE TABLE vault (
+            id INTEGER PRIMARY KEY AUTOINCREMENT, user_id TEXT NOT NULL, memory_id TEXT NOT NULL,
+            label TEXT NOT NULL, kind TEXT NOT NULL, ciphertext BLOB NOT NULL, key_id TEXT NOT NULL
+        );
+        CREATE INDEX vault_memory ON vault (memory_id);
+        CREATE INDEX vault_user ON vault (user_id);
+        """,
+    ),
+]
+
+LATEST = MIGRATIONS[-1][0]

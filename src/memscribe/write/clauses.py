@@ -1,0 +1,65 @@
+"""Sentence-level analysis shared by the filter and the rule encoder: which sentences of a message
+inform, and which only react, greet or ask."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from memscribe.text import detect_lang, keyword_terms
+from memscribe.write import lexicon as lx
+
+__all__ = ["Sentence", "content_terms", "split_sentences"]
+
+_SPLIT_ZH = re.compile(r"(?<=[。！？!?；;…])")
+_SPLIT_EN = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(\[])|(?<=[.!?])\s*\n+|\n+")
+_LEADING_FILLER = re.compile(
+    r"^(?:(?:好的|嗯+|哦+|对了|那个|啊|诶|哈哈+|ok(?:ay)?|so|well|oh|um+|uh+|hey|hi|yeah|yep|haha|lol|anyway|btw|by the way)"
+    r"[\s,，、!！.。~～:：]+)+",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Sentence:
+    text: str
+    question: bool
+    reaction: bool
+    terms: int  # content terms (stop words removed)
+
+    @property
+    def informative(self) -> bool:
+        return not self.reaction and not self.question and self.terms >= 1
+
+
+def content_terms(text: str) -> list[str]:
+    return [t for t in keyword_terms(text) if not t.isdigit() or len(t) >= 2]
+
+
+def _is_question(s: str, lang: str) -> bool:
+    if lx.QUESTION_END.search(s):
+        return True
+    if lang == "zh":
+        return bool(re.search(r"吗[。.]?$", s))
+    return False
+
+
+def split_sentences(text: str) -> list[Sentence]:
+    lang = detect_lang(text)
+    parts = _SPLIT_ZH.split(text) if lang == "zh" else _SPLIT_EN.split(text)
+    out: list[Sentence] = []
+    for part in parts:
+        s = part.strip()
+        if not s:
+            continue
+        core = _LEADING_FILLER.sub("", s).strip()
+        if not core:
+            out.append(Sentence(s, question=False, reaction=True, terms=0))
+            continue
+        reaction = bool(lx.REACTION_EN.match(core) or lx.REACTION_ZH.match(core))
+        out.append(
+            Sentence(
+                core, question=_is_question(core, lang), reaction=reaction, terms=len(content_terms(core))
+            )
+        )
+    return out

@@ -1,0 +1,373 @@
+"""The offline rule encoder: one clean canonical sentence plus structured fields, no model needed.
+
+- the subject is named (the speaker's ``name``, else 用户 / the user) instead of 我 / I;
+- relative times are resolved against the message time and written into the text as ISO dates;
+- kind, negation, status, entities, slot and priority are filled from the shared lexicon.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from functools import lru_cache
+
+import rjieba
+
+from memscribe.decisions import Candidate, FilterDecision, TriggerResult
+from memscribe.models import Kind, Layer
+from memscribe.text import detect_lang
+from memscribe.write import lexicon as lx
+from memscribe.write.clauses import Sentence
+from memscribe.write.timeparse import TimeMention, iso, primary_time, resolve_times, rewrite_with_absolute
+
+__all__ = ["RuleEncoder", "extract_entities", "name_subject"]
+
+_SEMANTIC = {Kind.preference, Kind.constraint, Kind.profile, Kind.fact, Kind.relation, Kind.instruction}
+_EN_KEEP_VERB = {
+    "am",
+    "was",
+    "will",
+    "would",
+    "can",
+    "could",
+    "should",
+    "shall",
+    "might",
+    "must",
+    "may",
+    "did",
+    "had",
+    "went",
+    "got",
+    "made",
+    "took",
+    "saw",
+    "came",
+    "found",
+    "felt",
+    "thought",
+    "knew",
+    "told",
+    "gave",
+    "ran",
+    "wrote",
+    "read",
+    "met",
+    "left",
+    "bought",
+    "brought",
+    "sent",
+    "spent",
+    "kept",
+    "lost",
+    "won",
+    "began",
+    "became",
+    "heard",
+    "said",
+    "paid",
+    "put",
+    "set",
+    "let",
+    "cut",
+    "hit",
+    "ate",
+    "drank",
+    "sang",
+    "swam",
+    "drove",
+    "flew",
+    "grew",
+    "threw",
+    "wore",
+    "chose",
+    "forgot",
+    "understood",
+    "used",
+    "just",
+    "also",
+    "really",
+    "never",
+    "always",
+    "usually",
+    "often",
+    "still",
+    "recently",
+    "finally",
+    "actually",
+    "think",
+}
+_EN_ADVERB = {
+    "always",
+    "usually",
+    "often",
+    "never",
+    "really",
+    "also",
+    "just",
+    "still",
+    "sometimes",
+    "normally",
+    "generally",
+    "rarely",
+    "actually",
+}
+_EN_I = re.compile(r"\bI(?:'m| am|'ve| have|'ll|'d)?\b|\bme\b|\bmy\b|\bmine\b|\bmyself\b", re.IGNORECASE)
+_ZH_I = re.compile(r"我(?!们)")
+_PUNCT_END = re.compile(r"[。！？.!?…]$")
+_CAPS = re.compile(r"\b([A-Z][a-zA-Z'’\-]+(?:\s+(?:of|de|la|the|and|&)?\s*[A-Z][a-zA-Z'’\-]+)*)")
+
+
+def _third_person(verb: str) -> str:
+    v = verb.lower()
+    if v in _EN_KEEP_VERB or v.endswith("ed") or not v.isalpha():
+        return verb
+    if v == "have":
+        return "has"
+    if v == "do":
+        return "does"
+    if v == "go":
+        return "goes"
+    if re.search(r"(s|sh|ch|x|z|o)$", v):
+        return verb + "es"
+    if re.search(r"[^aeiou]y$", v):
+        return verb[:-1] + "ies"
+    return verb + "s"
+
+
+def name_subject(text: str, subject: str, lang: str) -> str:
+    """我 / I -> the subject, keeping the sentence grammatical enough for reading and retrieval."""
+    if lang == "zh":
+        return _ZH_I.sub(subject, text)
+    possessive = subject + ("'" if subject.endswith("s") else "'s")
+
+    def repl(m: re.Match[str]) -> str:
+        w = m.group(0)
+        low = w.lower()
+        if low in ("i'm", "i am"):
+            return f"{subject} is"
+        if low in ("i've", "i have"):
+            return f"{subject} has"
+        if low == "i'll":
+            return f"{subject} will"
+        if low == "i'd":
+            return f"{subject} would"
+        if low == "i":
+            rest = text[m.end() :]
+            nxt = re.match(r"\s+(\w+)(\s+(\w+))?", rest)
+            if nxt:
+                first = nxt.group(1)
+                if first.lower() in _EN_ADVERB and nxt.group(3):
+                    verb = nxt.group(3)
+                    if verb.lower() not in _EN_KEEP_VERB:
+                        # handled by rewriting the verb after the adverb below (rare); keep simple
+                        return subject
+                return subject
+            return subject
+        if low == "me":
+            return subject
+        if low in ("my", "mine"):
+            return possessive
+        if low == "myself":
+            return subject
+        return w
+
+    out = _EN_I.sub(repl, text)
+    # agreement for the simple present right after the subject: "Alex live" -> "Alex lives"
+    pattern = re.compile(re.escape(subject) + r"(\s+(?:" + "|".join(_EN_ADVERB) + r"))?\s+([a-z]+)\b")
+
+    def agree(m: re.Match[str]) -> str:
+        adv = m.group(1) or ""
+        verb = m.group(2)
+        if verb in {"is", "has", "was", "will", "would", "and", "or", "to", "a", "the"}:
+            return m.group(0)
+        return f"{subject}{adv} {_third_person(verb)}"
+
+    return pattern.sub(agree, out)
+
+
+@lru_cache(maxsize=2048)
+def _zh_tags(text: str) -> tuple[tuple[str, str], ...]:
+    return tuple(rjieba.tag(text))
+
+
+def extract_entities(text: str, lang: str) -> dict[str, list[str]]:
+    ents: dict[str, list[str]] = {
+        "ids": [],
+        "amounts": [],
+        "people": [],
+        "places": [],
+        "orgs": [],
+        "other": [],
+    }
+    for m in lx.ID_PATTERN.finditer(text):
+        ents["ids"].append(m.group(1))
+    for m in lx.AMOUNT.finditer(text):
+        ents["amounts"].append(m.group(0).strip())
+    if lang == "zh":
+        for word, tag in _zh_tags(text):
+            if len(word) < 2:
+                continue
+            bucket = {"nr": "people", "ns": "places", "nt": "orgs", "nz": "other"}.get(tag)
+            if bucket:
+                ents[bucket].append(word)
+        # Latin-script names inside Chinese text (Dana, Tesla)
+        for m in _CAPS.finditer(text):
+            if m.group(1) not in lx.EN_STOPCAPS and not lx.ID_PATTERN.fullmatch(m.group(1)):
+                ents["other"].append(m.group(1))
+    else:
+        for m in _CAPS.finditer(text):
+            name = m.group(1)
+            words = [w for w in name.split() if w not in lx.EN_STOPCAPS]
+            if not words:
+                continue
+            start = m.start()
+            prefix = text[:start].rstrip()
+            sentence_start = not prefix or prefix[-1] in '.!?:;"“(' or start == 0
+            if sentence_start and len(words) == 1 and name in lx.EN_STOPCAPS:
+                continue
+            ents["other"].append(" ".join(words))
+    for k, v in ents.items():
+        ents[k] = list(dict.fromkeys(v))
+    return ents
+
+
+def _negated(text: str, lang: str) -> bool:
+    if lang == "zh":
+        cleaned = re.sub(r"不错|不过|不好意思|不少|不同|不断|差不多|不仅|要不|不久", "", text)
+        return bool(lx.NEGATION_ZH.search(cleaned))
+    return bool(lx.NEGATION_EN.search(text))
+
+
+def _kind(sig: frozenset[str], text: str, tm: TimeMention | None, at: datetime, conversational: bool) -> Kind:
+    if "complaint" in sig:
+        return Kind.complaint
+    if "milestone" in sig and lx.TASK.search(text):
+        return Kind.task
+    if "preference" in sig:
+        return Kind.preference
+    if "constraint" in sig and not conversational:
+        return Kind.constraint
+    if "profile" in sig:
+        return Kind.profile
+    if tm is not None:
+        return Kind.plan if tm.time_end >= at else Kind.event
+    if "plan" in sig:
+        return Kind.plan
+    if lx.TASK.search(text) and not conversational:
+        return Kind.task
+    return Kind.event if conversational else Kind.fact
+
+
+def _status(kind: Kind, text: str) -> str | None:
+    if kind not in (Kind.task, Kind.plan, Kind.event):
+        return None
+    if lx.CANCELLED.search(text):
+        return "cancelled"
+    if lx.DONE.search(text):
+        return "done"
+    return "pending" if kind in (Kind.task, Kind.plan) else None
+
+
+def _slot(
+    subject: str, text: str, kind: Kind, ents: dict[str, list[str]], change: bool
+) -> tuple[str | None, str | None]:
+    for name, pattern in lx.SLOTS:
+        if pattern.search(text):
+            value = (ents["places"] or ents["orgs"] or ents["other"] or [None])[-1]
+            return f"{subject}|{name}", value
+    if change and kind in (Kind.plan, Kind.event, Kind.task):
+        anchor = (ents["ids"] or ents["places"] or ents["orgs"] or ents["people"] or ents["other"] or [None])[
+            0
+        ]
+        if anchor:
+            return f"{subject}|{kind.value}:{anchor}", None
+    return None, None
+
+
+class RuleEncoder:
+    name = "rules"
+
+    def encode(
+        self,
+        text: str,
+        *,
+        at: datetime,
+        speaker: str | None,
+        trig: TriggerResult,
+        decision: FilterDecision,
+        sentences: list[Sentence],
+        conversational: bool,
+    ) -> Candidate:
+        lang = detect_lang(text)
+        subject = speaker or ("用户" if lang == "zh" else "the user")
+        body_sents = (
+            [s.text for s in sentences if s.informative] if conversational else [s.text for s in sentences]
+        )
+        sep = "" if lang == "zh" else " "
+        body = sep.join(body_sents).strip() or text.strip()
+        mentions = resolve_times(body, at)
+        tm = primary_time(mentions)
+        canonical = rewrite_with_absolute(body, mentions) if mentions else body
+        canonical = name_subject(canonical, subject, lang)
+        if lang == "en" and subject == "the user" and canonical.startswith("the user"):
+            canonical = "The user" + canonical[len("the user") :]
+        if not _PUNCT_END.search(canonical):
+            canonical += "。" if lang == "zh" else "."
+        if subject.lower() not in canonical.lower():
+            # no 我 / I to rewrite ("去成都的航班改签了", "We moved to Denver"): say whose memory it is
+            canonical = (
+                f"{subject}：{canonical}"
+                if lang == "zh"
+                else f"{subject[0].upper()}{subject[1:]}: {canonical}"
+            )
+        sig = trig.signals
+        ents = extract_entities(text, lang)
+        kind = _kind(sig, body, tm, at, conversational)
+        if decision.route == "working":
+            layer = Layer.working
+        else:
+            layer = Layer.semantic if kind in _SEMANTIC else Layer.episodic
+        change = "change" in sig
+        negated = _negated(body, lang)
+        slot, value = _slot(subject, body, kind, ents, change)
+        structured: dict[str, object] = {"subject": subject, "kind": kind.value, "lang": lang}
+        status = _status(kind, body)
+        if status:
+            structured["status"] = status
+        if negated:
+            structured["negated"] = True
+        if slot:
+            structured["slot"] = slot
+        if value:
+            structured["value"] = value
+        if tm is not None:
+            structured["time"] = iso(tm.time_start, tm.granularity)
+            structured["time_text"] = tm.text
+        for k in ("ids", "amounts", "places", "people", "orgs"):
+            if ents[k]:
+                structured[k] = ents[k]
+        structured["priority"] = "high" if sig & {"explicit", "milestone", "negative"} else "normal"
+        entities = [e for k in ("ids", "people", "places", "orgs", "other", "amounts") for e in ents[k]]
+        if tm is not None:
+            entities.append(iso(tm.time_start, tm.granularity))
+        return Candidate(
+            text=canonical,
+            raw=text,
+            kind=kind,
+            layer=layer,
+            structured=structured,
+            entities=tuple(dict.fromkeys(entities)),
+            time_start=tm.time_start if tm else None,
+            time_end=tm.time_end if tm else None,
+            importance=decision.importance,
+            timeliness=decision.timeliness,
+            confidence=1.0,
+            subject=subject,
+            slot=slot,
+            negated=negated,
+            change=change,
+            exception=bool(lx.EXCEPTION.search(body)),
+            encoder=self.name,
+            reasons=decision.reasons,
+        )

@@ -1,0 +1,430 @@
+"""Word lists and patterns the rule stages share (Chinese and English side by side).
+
+Kept as data so they can be reviewed and extended without touching stage logic.
+"""
+
+from __future__ import annotations
+
+import re
+
+
+def _alt(words: str) -> str:
+    return "|".join(sorted((re.escape(w) for w in words.split("|") if w), key=len, reverse=True))
+
+
+def _en(words: str) -> re.Pattern[str]:
+    return re.compile(r"(?<![\w'])(?:" + _alt(words) + r")(?![\w'])", re.IGNORECASE)
+
+
+def _zh(words: str) -> re.Pattern[str]:
+    return re.compile("(?:" + _alt(words) + ")")
+
+
+# Whole messages that carry nothing worth remembering (compared after stripping punctuation/emoji).
+FILLERS_ZH = set(
+    [
+        "在吗",
+        "在不在",
+        "在么",
+        "好的",
+        "好的好的",
+        "好",
+        "好滴",
+        "好嘞",
+        "嗯",
+        "嗯嗯",
+        "嗯呢",
+        "哦",
+        "哦哦",
+        "噢",
+        "啊",
+        "哈哈",
+        "哈哈哈",
+        "哈哈哈哈",
+        "呵呵",
+        "嘿嘿",
+        "谢谢",
+        "谢谢你",
+        "多谢",
+        "感谢",
+        "收到",
+        "明白",
+        "明白了",
+        "知道了",
+        "了解",
+        "懂了",
+        "行",
+        "行吧",
+        "可以",
+        "可以的",
+        "没问题",
+        "对",
+        "对的",
+        "是的",
+        "是啊",
+        "嗯好",
+        "ok",
+        "好吧",
+        "稍等",
+        "稍等一下",
+        "等一下",
+        "等等",
+        "稍等我看下",
+        "我看下",
+        "我看看",
+        "晚安",
+        "早安",
+        "早",
+        "早上好",
+        "晚上好",
+        "拜拜",
+        "再见",
+        "回头聊",
+        "下次聊",
+        "你好",
+        "您好",
+        "嗨",
+        "哈喽",
+        "不客气",
+        "没事",
+        "厉害",
+        "牛",
+        "赞",
+        "太棒了",
+        "真棒",
+        "不错",
+        "好耶",
+        "辛苦了",
+    ]
+)
+FILLERS_EN = set(
+    [
+        "hey",
+        "hi",
+        "hello",
+        "hiya",
+        "yo",
+        "ok",
+        "okay",
+        "ok cool",
+        "okay cool",
+        "cool",
+        "k",
+        "kk",
+        "brb",
+        "lol",
+        "lmao",
+        "rofl",
+        "haha",
+        "hahaha",
+        "hehe",
+        "ty",
+        "thx",
+        "thanks",
+        "thank you",
+        "thanks a lot",
+        "thank you so much",
+        "np",
+        "no problem",
+        "yep",
+        "yup",
+        "yeah",
+        "yes",
+        "no",
+        "nope",
+        "sure",
+        "got it",
+        "gotcha",
+        "bye",
+        "bye bye",
+        "see ya",
+        "see you",
+        "later",
+        "good night",
+        "gn",
+        "good morning",
+        "gm",
+        "nice",
+        "great",
+        "awesome",
+        "wow",
+        "omg",
+        "hmm",
+        "hm",
+        "uh",
+        "um",
+        "right",
+        "alright",
+        "all right",
+        "sounds good",
+        "cool thanks",
+        "ok thanks",
+        "okay thanks",
+        "noted",
+        "one sec",
+        "wait",
+        "hold on",
+        "welcome",
+        "you're welcome",
+        "cheers",
+        "same",
+        "me too",
+        "indeed",
+        "true",
+        "exactly",
+        "totally",
+    ]
+)
+# "I'll be right back" style messages: going away for a moment.
+AWAY = re.compile(
+    r"^(?:我先去|我去|先去|等我|我要去)(?:吃(?:个|点)?饭|洗(?:个)?澡|开(?:个)?会|忙|上(?:个)?厕所|睡(?:觉|了)?|一下)"
+    r"|^(?:brb|gtg|g2g|gotta go|be right back|talk (?:to you )?later|ttyl)\b",
+    re.IGNORECASE,
+)
+
+EXPLICIT = re.compile(
+    r"记住|记得|别忘了|不要忘了|不要忘记|别忘记|提醒我|帮我记|请记|以后都|以后下单"
+    r"|\b(?:remember|don'?t forget|do not forget|note that|make a note|keep in mind|remind me|for future reference)\b",
+    re.IGNORECASE,
+)
+MILESTONE = re.compile(
+    r"完成了|做完了|写完了|搞定了|弄好了|提交了|已提交|交了|付款了|已付款|付了|支付了|已支付|确认了|已确认|取消了|推迟了|延期了|改期了|失败了|没通过|通过了|"
+    r"\b(?:completed|finished|done|submitted|paid|confirmed|cancell?ed|postponed|rescheduled|failed|delayed|approved|rejected|shipped|delivered)\b",
+    re.IGNORECASE,
+)
+DONE = re.compile(
+    r"完成了|做完了|写完了|搞定了|弄好了|提交了|已提交|交了|付款了|已付款|付了|支付了|已支付|已确认|通过了"
+    r"|\b(?:completed|finished|done|submitted|paid|approved|shipped|delivered)\b",
+    re.IGNORECASE,
+)
+CANCELLED = re.compile(
+    r"取消了|不去了|不做了|作废|\b(?:cancell?ed|called off|abandoned|dropped)\b", re.IGNORECASE
+)
+CHANGE = re.compile(
+    r"改签|改到|改成|改为|换成|换到|改期|推迟到|延期到|提前到|挪到|调到|搬到|搬去|搬家|换工作|跳槽|不再|现在改|已经不|改了"
+    r"|\b(?:moved to|moved|relocated|changed to|changed|switched to|switched|rescheduled|postponed|pushed back|"
+    r"moved up|no longer|not anymore|instead|now live|now work|new job|updated to)\b",
+    re.IGNORECASE,
+)
+EXCEPTION = re.compile(
+    r"但是|但|不过|除了|除非|例外|唯独|只有.{0,6}可以|可以例外"
+    r"|\b(?:except|but|unless|however|although|though|apart from|other than)\b",
+    re.IGNORECASE,
+)
+PREFERENCE = re.compile(
+    r"喜欢|爱吃|爱喝|爱看|爱玩|爱好|偏好|更喜欢|最喜欢|讨厌|受不了|不爱|过敏|忌口|口味|习惯|平时就?爱|一般都?"
+    r"|\b(?:prefer|prefers|like|likes|love|loves|enjoy|enjoys|hate|hates|favou?rite|allergic|can'?t stand|"
+    r"fond of|into|dislike|dislikes|passionate about)\b",
+    re.IGNORECASE,
+)
+CONSTRAINT = re.compile(
+    r"不要|别|不能|不可以|禁止|必须|只能|务必|一定要|千万|不吃|不喝|不用|勿|不许|打扰"
+    r"|\b(?:don'?t|do not|never|must|only|avoid|no more|please don'?t|should not|shouldn'?t|can'?t eat|vegetarian|vegan)\b",
+    re.IGNORECASE,
+)
+PROFILE = re.compile(
+    r"我是|我叫|名字是|我在.{1,12}(?:工作|上班|上学|读书)|住在|我家在|老家|生日|\d+岁|养了|我的.{1,6}是|我有一?个|我女儿|我儿子|我老婆|我老公|我妈|我爸|我太太|我先生|我男朋友|我女朋友|职业|专业"
+    r"|\b(?:my name is|i am a|i'm a|i work|i live|i'm from|i am from|my birthday|years old|i have a|my wife|my husband|"
+    r"my partner|my son|my daughter|my kids|my mom|my dad|my job|i study|i'm studying|my major|my family|"
+    r"i grew up|my hometown|identify as)\b",
+    re.IGNORECASE,
+)
+PLAN = re.compile(
+    r"打算|计划|准备|要去|将要|下周|明天|后天|下个月|明年|周[一二三四五六日天末]|星期[一二三四五六日天]|订了|预约|约了|安排"
+    r"|\b(?:plan|plans|planning|going to|gonna|will|booked|scheduled|appointment|meeting|trip|next week|tomorrow|"
+    r"next month|next year|reserve|reserved)\b",
+    re.IGNORECASE,
+)
+TASK = re.compile(
+    r"任务|待办|要做|需要|得在|截止|之前|报告|提交|作业|项目|\b(?:todo|to-do|task|deadline|due|need to|have to|must|report|submit|finish)\b",
+    re.IGNORECASE,
+)
+COMPLAINT = re.compile(
+    r"投诉|坏了|破了|损坏|太差|失望|生气|退货|退款|烂|糟糕|气死|差评|不满意|有问题|裂了|碎了"
+    r"|\b(?:broken|damaged|cracked|terrible|awful|refund|complaint|complain|disappointed|angry|furious|"
+    r"worst|defective|late again|not working|doesn'?t work|frustrated|upset)\b",
+    re.IGNORECASE,
+)
+TEMPORARY = re.compile(
+    r"这次|本次|暂时|临时|先用|今天先|这一次|当前任务|这个任务"
+    r"|\b(?:this time|for now|temporarily|for this task|just this once|for today|right now)\b",
+    re.IGNORECASE,
+)
+NEGATION_ZH = re.compile(r"不|没|别|勿|无|非|莫|未")
+NEGATION_EN = re.compile(
+    r"\b(?:not|never|no|don'?t|doesn'?t|didn'?t|won'?t|can'?t|cannot|isn'?t|aren'?t|without|nobody|nothing)\b|n't\b",
+    re.IGNORECASE,
+)
+
+QUESTION_END = re.compile(r"[?？]\s*$")
+QUESTION_START_EN = re.compile(
+    r"^(?:what|when|where|who|whom|why|how|which|is|are|was|were|do|does|did|can|could|would|will|should|have|has|had|any)\b",
+    re.IGNORECASE,
+)
+QUESTION_ZH = re.compile(r"吗[？?]?$|呢[？?]?$|什么|怎么|为什么|哪|几点|多少|是不是|有没有|能不能|可不可以")
+
+# Sentences in a conversation that react rather than inform.
+REACTION_EN = re.compile(
+    r"^(?:(?:hey|hi|hello|wow|whoa|omg|oh|aww+|yay|haha|lol|ooh|ah|yes|yeah|thanks|thank you|congrats|congratulations|"
+    r"awesome|amazing|cool|great|nice|sweet|lovely|wonderful|sounds (?:great|good|fun|awesome|amazing|lovely)|"
+    r"that'?s (?:so |really |super |totally )?(?:great|awesome|amazing|cool|nice|wonderful|fantastic|incredible|"
+    r"impressive|sweet|lovely|exciting|inspiring|beautiful|fun|good|terrific)|"
+    r"good (?:to see|to hear|for you|luck)|glad (?:to hear|you)|i'?m (?:so )?(?:happy|glad|proud) (?:for|of) you|"
+    r"take care|see you|talk soon|bye|good night|keep (?:it up|up the good work|going)|you got this|you'?re welcome|"
+    r"no worries|me too|same here|totally|exactly|definitely|absolutely|of course|sure|right|true)\b[^.!?]*[.!?]*\s*)$",
+    re.IGNORECASE,
+)
+REACTION_ZH = re.compile(
+    r"^(?:哇|哇塞|太棒了|真棒|真好|好厉害|厉害|恭喜|哈哈+|嗯+|好的|谢谢|加油|不错|真不错|太好了)[！!。～~]*$"
+)
+
+ID_PATTERN = re.compile(
+    r"(?<![\w-])#?([A-Z]{1,5}-?\d{2,}[A-Z0-9-]*|\d{2,}-[A-Z0-9-]+|[A-Z0-9]{2}\d{3,4})(?![\w-])"
+)
+AMOUNT = re.compile(
+    r"[¥￥$€£]\s?\d[\d,]*(?:\.\d+)?|\d[\d,]*(?:\.\d+)?\s?(?:元|块|万|美元|欧元|英镑|dollars?|bucks|euros?|pounds?|yuan|rmb)",
+    re.IGNORECASE,
+)
+NUMBER = re.compile(r"\d+(?:[.,:]\d+)*")
+EN_STOPCAPS = {
+    "I",
+    "I'm",
+    "I've",
+    "I'll",
+    "I'd",
+    "The",
+    "A",
+    "An",
+    "And",
+    "But",
+    "Or",
+    "So",
+    "My",
+    "We",
+    "You",
+    "He",
+    "She",
+    "It",
+    "They",
+    "This",
+    "That",
+    "These",
+    "Those",
+    "What",
+    "When",
+    "Where",
+    "Who",
+    "Why",
+    "How",
+    "Which",
+    "Monday",
+    "Tuesday",
+    "Wednesday",
+    "Thursday",
+    "Friday",
+    "Saturday",
+    "Sunday",
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+    "Hey",
+    "Hi",
+    "Hello",
+    "Wow",
+    "Oh",
+    "Yes",
+    "No",
+    "Yeah",
+    "Thanks",
+    "Thank",
+    "Please",
+    "Remind",
+    "Remember",
+    "Also",
+    "Just",
+    "Did",
+    "Do",
+    "Does",
+    "Is",
+    "Are",
+    "Was",
+    "Were",
+    "Have",
+    "Has",
+    "Had",
+    "Can",
+    "Could",
+    "Would",
+    "Should",
+    "Will",
+    "Not",
+    "Our",
+    "Your",
+    "His",
+    "Her",
+    "Their",
+    "Its",
+    "If",
+    "Then",
+    "Well",
+    "Anyway",
+    "Sure",
+    "Okay",
+    "Ok",
+    "Great",
+    "Awesome",
+    "Cool",
+    "Nice",
+    "Good",
+    "Glad",
+    "Congrats",
+    "Aww",
+    "Haha",
+    "Lol",
+    "Let",
+    "Let's",
+    "Me",
+    "Us",
+    "Them",
+    "There",
+    "Here",
+    "Today",
+    "Tomorrow",
+    "Yesterday",
+}
+
+# Slots: a newer value replaces the older one for the same subject.
+SLOTS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    (
+        "residence",
+        re.compile(
+            r"住在|搬到|搬去|搬家到|定居|\b(?:live in|lives in|living in|moved to|relocated to|moved from .{1,30} to|now live in|based in)\b",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        "employer",
+        re.compile(
+            r"在.{1,12}(?:工作|上班)|入职|跳槽到|\b(?:work at|works at|work for|works for|working at|working for|joined|new job at|employed at|hired by)\b",
+            re.IGNORECASE,
+        ),
+    ),
+    ("name", re.compile(r"我叫|名字是|\b(?:my name is|call me)\b", re.IGNORECASE)),
+    (
+        "relationship",
+        re.compile(
+            r"单身|结婚了|离婚|分手了|订婚|\b(?:single|married|divorced|engaged|broke up|dating)\b",
+            re.IGNORECASE,
+        ),
+    ),
+    ("phone_pref", re.compile(r"联系方式|\b(?:contact me (?:at|via|by))\b", re.IGNORECASE)),
+)

@@ -1,0 +1,99 @@
+"""Merge: reconcile a candidate with what the store already holds. Pure decision logic, no I/O.
+
+Order of judgement, per neighbour (same user scope, same subject):
+1. the same slot with another value (city, employer, a changed meeting or flight) -> Supersede;
+2. an exception to an existing rule (周末别打扰 + 周六上午可以开短会) -> Link(supplements);
+3. the same statement again (paraphrase; nothing distinguishing differs) -> Merge (sources + version);
+4. a stated change of a similar fact (改签, moved, rescheduled) sharing an anchor -> Supersede;
+5. the opposite polarity of the same topic, newer and explicit -> Supersede;
+otherwise Add. Different ids, numbers, dates or people are never collapsed.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from memscribe.config import WriteConfig
+from memscribe.decisions import Add, Candidate, Link, Merge, MergeDecision, Supersede
+from memscribe.models import MemoryRecord
+
+__all__ = ["Neighbour", "decide_merge", "distinguishing"]
+
+_NUM = re.compile(r"\d+(?:[.:/-]\d+)*")
+
+
+@dataclass(frozen=True, slots=True)
+class Neighbour:
+    record: MemoryRecord
+    similarity: float  # cosine of the two passage embeddings
+
+
+def distinguishing(rec: MemoryRecord) -> set[str]:
+    """Tokens that make two similar sentences different facts: ids, numbers, amounts, times."""
+    s = rec.structured
+    out = {f"id:{x}" for x in s.get("ids", [])}
+    out |= {f"amt:{x}" for x in s.get("amounts", [])}
+    out |= {f"num:{x}" for x in _NUM.findall(rec.text) if len(x) >= 1}
+    return out
+
+
+def _cand_distinguishing(c: Candidate) -> set[str]:
+    s = c.structured
+    out = {f"id:{x}" for x in s.get("ids", [])}  # type: ignore[union-attr]
+    out |= {f"amt:{x}" for x in s.get("amounts", [])}  # type: ignore[union-attr]
+    out |= {f"num:{x}" for x in _NUM.findall(c.text)}
+    return out
+
+
+def _anchors(structured: dict) -> set[str]:
+    out: set[str] = set()
+    for k in ("ids", "places", "orgs", "people"):
+        out |= set(structured.get(k, []))
+    v = structured.get("value")
+    if v:
+        out.add(v)
+    return out
+
+
+def decide_merge(c: Candidate, neighbours: list[Neighbour], cfg: WriteConfig) -> MergeDecision:
+    same_subject = [n for n in neighbours if n.record.structured.get("subject", "user") == c.subject]
+    same_subject.sort(key=lambda n: -n.similarity)
+    cand_anchors = _anchors(c.structured)
+    cand_dist = _cand_distinguishing(c)
+
+    for n in same_subject:
+        r = n.record
+        if c.slot and r.structured.get("slot") == c.slot:
+            old_val = r.structured.get("value")
+            new_val = c.structured.get("value")
+            if (old_val and new_val and old_val != new_val) or c.change or cand_dist != distinguishing(r):
+                return Supersede(target=r.id, why=f"newer value for slot {c.slot.split('|', 1)[-1]}")
+            if n.similarity >= cfg.slot_similarity:
+                return Merge(
+                    target=r.id,
+                    why=f"same value for slot {c.slot.split('|', 1)[-1]}",
+                    similarity=n.similarity,
+                )
+
+    for n in same_subject:
+        r = n.record
+        if n.similarity < cfg.slot_similarity:
+            break
+        polarity_differs = bool(r.structured.get("negated")) != c.negated
+        if c.exception and polarity_differs:
+            return Link(target=r.id, type="supplements", why="exception to an existing rule")
+        if (
+            n.similarity >= cfg.duplicate_similarity
+            and not polarity_differs
+            and cand_dist <= distinguishing(r)
+        ):
+            return Merge(target=r.id, why="says the same thing again", similarity=round(n.similarity, 4))
+        shares_anchor = bool(cand_anchors & _anchors(r.structured))
+        if c.change and shares_anchor and r.kind == c.kind:
+            return Supersede(target=r.id, why="stated change of an earlier fact")
+        if c.change and shares_anchor and {r.kind.value, c.kind.value} <= {"plan", "event", "task"}:
+            return Supersede(target=r.id, why="stated change of an earlier plan")
+        if polarity_differs and n.similarity >= cfg.duplicate_similarity - 0.03 and r.kind == c.kind:
+            return Supersede(target=r.id, why="newer statement with the opposite polarity")
+    return Add()

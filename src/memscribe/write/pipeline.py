@@ -1,0 +1,439 @@
+"""The write pipeline runner: trigger -> filter -> encode -> merge -> store -> (queued) verify.
+
+The stages are pure; this module does the I/O at the edges (embedder, store, vault) and records every
+stage's decision in the audit log. Each accepted memory commits in one transaction together with its
+vector, keyword entry, version, audit events, vault entries and verify job.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import re
+import uuid
+from datetime import datetime, timedelta
+from typing import Any
+
+import numpy as np
+
+from memscribe.config import Settings
+from memscribe.decisions import Add, Candidate, Link, Merge, MergeDecision, Supersede, Update
+from memscribe.models import AuditEvent, Layer, MemoryRecord, Message, Source, Status, WriteItem, WriteReport
+from memscribe.models import Link as RecordLink
+from memscribe.providers.embedders import Embedder
+from memscribe.store.base import Store
+from memscribe.text import detect_lang, keyword_terms, segment
+from memscribe.write.clauses import split_sentences
+from memscribe.write.encode_rules import RuleEncoder, extract_entities
+from memscribe.write.filter import score_and_route
+from memscribe.write.group import Analysed, Unit, combine, group_units
+from memscribe.write.merge import Neighbour, decide_merge
+from memscribe.write.protect import protect
+from memscribe.write.timeparse import resolve_times
+from memscribe.write.trigger import trigger
+
+__all__ = ["WritePipeline", "keyword_text_for", "new_memory_id"]
+
+log = logging.getLogger("memscribe.write")
+_WS = re.compile(r"\s+")
+
+
+def new_memory_id() -> str:
+    return "mem_" + uuid.uuid4().hex[:20]
+
+
+def keyword_text_for(rec: MemoryRecord) -> str:
+    """What the keyword index holds for a memory: its canonical text and entities, jieba-segmented."""
+    parts = [rec.text, " ".join(rec.entities)]
+    return segment(" ".join(p for p in parts if p))
+
+
+def _fingerprint(text: str) -> str:
+    return hashlib.sha1(_WS.sub(" ", text.strip().lower()).encode("utf-8")).hexdigest()[:16]
+
+
+class WritePipeline:
+    def __init__(self, store: Store, embedder: Embedder, settings: Settings, vault_factory) -> None:  # type: ignore[no-untyped-def]
+        self.store = store
+        self.embedder = embedder
+        self.settings = settings
+        self.cfg = settings.write
+        self.encoder = RuleEncoder()
+        self._vault_factory = vault_factory
+
+    # ------------------------------------------------------------------ analysis (pure per message)
+    def _analyse(
+        self,
+        msgs: list[Message],
+        *,
+        session_id: str | None,
+        conversational: bool,
+        seen: set[str],
+        now: datetime,
+    ) -> tuple[list[Analysed], list[AuditEvent], dict[int, Any]]:
+        items: list[Analysed] = []
+        audits: list[AuditEvent] = []
+        privacy: dict[int, Any] = {}
+        for i, m in enumerate(msgs):
+            mid = m.id or f"{session_id or 'msg'}:{uuid.uuid4().hex[:8]}"
+            at = m.at or now
+            prot = protect(m.content)
+            privacy[i] = prot
+            clean = prot.clean_text
+            if prot.vaulted or prot.dropped_kinds:
+                audits.append(
+                    self._audit(
+                        "privacy",
+                        "redact",
+                        f"sensitive values removed: {', '.join(sorted({k for _, k, _ in prot.vaulted} | set(prot.dropped_kinds)))}",
+                        mid,
+                        scores={"privacy_risk": prot.risk},
+                        detail={"vaulted": len(prot.vaulted), "dropped": list(prot.dropped_kinds)},
+                        now=now,
+                    )
+                )
+            trig = trigger(clean, role=m.role)
+            sentences = split_sentences(clean)
+            fp = _fingerprint(clean)
+            repeat = trig.fire and fp in seen and not conversational
+            seen.add(fp)
+            has_time = bool(resolve_times(clean, at)) if trig.fire else False
+            lang = detect_lang(clean)
+            ents = extract_entities(clean, lang) if trig.fire else {}
+            has_entity = any(ents.get(k) for k in ("people", "places", "orgs", "other"))
+            decision = score_and_route(
+                trig,
+                sentences,
+                has_time=has_time,
+                has_entity=has_entity,
+                role=m.role,
+                conversational=conversational,
+                privacy_risk=0.0,
+                repeat=repeat,
+                cfg=self.cfg,
+            )
+            audits.append(
+                self._audit(
+                    "filter",
+                    decision.route,
+                    "; ".join(decision.reasons) or "no reason",
+                    mid,
+                    scores={
+                        "importance": decision.importance,
+                        "timeliness": decision.timeliness,
+                        "trigger": trig.strength,
+                        "privacy_risk": prot.risk,
+                    },
+                    detail={"trigger": list(trig.reasons)},
+                    now=now,
+                )
+            )
+            cand: Candidate | None = None
+            if decision.route != "drop":
+                cand = self.encoder.encode(
+                    clean,
+                    at=at,
+                    speaker=m.name,
+                    trig=trig,
+                    decision=decision,
+                    sentences=sentences,
+                    conversational=conversational,
+                )
+            items.append(Analysed(index=i, message=m, message_id=mid, decision=decision, candidate=cand))
+        return items, audits, privacy
+
+    def _audit(
+        self,
+        stage: str,
+        action: str,
+        reason: str,
+        message_id: str | None,
+        *,
+        now: datetime,
+        scores: dict[str, float] | None = None,
+        detail: dict[str, Any] | None = None,
+        memory_id: str | None = None,
+    ) -> AuditEvent:
+        return AuditEvent(
+            ts=now,
+            user_id=self._user,
+            memory_id=memory_id,
+            message_id=message_id,
+            stage=stage,
+            action=action,
+            reason=reason,
+            scores=scores or {},
+            detail=detail or {},
+        )
+
+    # ------------------------------------------------------------------ run
+    def run(
+        self,
+        msgs: list[Message],
+        *,
+        user_id: str,
+        agent_id: str | None,
+        session_id: str | None,
+        at: datetime,
+        metadata: dict[str, Any] | None,
+        now: datetime,
+    ) -> WriteReport:
+        self._user = user_id
+        names = {m.name for m in msgs if m.name}
+        conversational = len(names) >= 2
+        seen: set[str] = set()
+        if session_id:
+            seen = {_fingerprint(r["content"]) for r in self.store.session_messages(session_id, last=50)}
+        items, audits, privacy = self._analyse(
+            msgs, session_id=session_id, conversational=conversational, seen=seen, now=now
+        )
+        report = WriteReport(user_id=user_id)
+        units = group_units(items, conversational=conversational, max_turns=self.cfg.group_max_turns)
+        in_unit = {a.index for u in units for a in (*u.members, *u.attached)}
+        for a in items:
+            if a.candidate is None and a.index not in in_unit:
+                report.items.append(
+                    WriteItem(message_id=a.message_id, action="drop", reasons=list(a.decision.reasons))
+                )
+        if session_id:
+            self.store.append_session_messages(
+                session_id,
+                user_id,
+                [
+                    {
+                        "role": m.role,
+                        "name": m.name,
+                        "content": privacy[i].clean_text,
+                        "message_id": items[i].message_id,
+                        "at": (m.at or at).isoformat(),
+                    }
+                    for i, m in enumerate(msgs)
+                ],
+            )
+        dropped = sum(1 for a in items if a.candidate is None)
+        if dropped:
+            self.store.bump_counter(user_id, "dropped_by_filter", dropped)
+        cands = [combine(u) for u in units]
+        vectors = self.embedder.embed_passages([c.text for c in cands]) if cands else np.zeros((0, 1))
+        pending_audits = audits
+        for unit, cand, vec in zip(units, cands, vectors, strict=True):
+            item = self._write_unit(
+                unit,
+                cand,
+                vec,
+                user_id=user_id,
+                agent_id=agent_id,
+                session_id=session_id,
+                at=at,
+                metadata=metadata or {},
+                now=now,
+                privacy=privacy,
+                audits=pending_audits,
+            )
+            pending_audits = []
+            report.items.append(item)
+        if pending_audits:
+            self.store.add_audit(pending_audits)
+        return report
+
+    # ------------------------------------------------------------------ merge + store
+    def _neighbours(self, user_id: str, cand: Candidate, vec: np.ndarray) -> list[Neighbour]:
+        by_vec = self.store.vector_search(user_id, vec, k=8)
+        by_kw = self.store.keyword_search(user_id, keyword_terms(cand.text)[:24], k=5)
+        ids = list(dict.fromkeys([i for i, _ in by_vec] + [i for i, _ in by_kw]))
+        if not ids:
+            return []
+        recs = self.store.get_memories(ids)
+        vecs = self.store.get_vectors(ids)
+        out = []
+        for i in ids:
+            if i in recs and i in vecs:
+                out.append(Neighbour(record=recs[i], similarity=float(np.dot(vecs[i], vec))))
+        return out
+
+    def _write_unit(
+        self,
+        unit: Unit,
+        cand: Candidate,
+        vec: np.ndarray,
+        *,
+        user_id: str,
+        agent_id: str | None,
+        session_id: str | None,
+        at: datetime,
+        metadata: dict[str, Any],
+        now: datetime,
+        privacy: dict[int, Any],
+        audits: list[AuditEvent],
+    ) -> WriteItem:
+        lead = unit.members[0]
+        sources = [
+            Source(
+                message_id=a.message_id,
+                session_id=session_id,
+                role=a.message.role,
+                name=a.message.name,
+                at=a.message.at or at,
+            )
+            for a in sorted([*unit.members, *unit.attached], key=lambda a: a.index)
+        ]
+        vaulted = [v for a in unit.members for v in privacy[a.index].vaulted]
+        decision: MergeDecision = Add()
+        if cand.layer != Layer.working:
+            decision = decide_merge(cand, self._neighbours(user_id, cand, vec), self.cfg)
+        with self.store.atomic():
+            if isinstance(decision, Merge):
+                target = self._merge_into(decision, sources, cand, now)
+                self.store.add_audit(
+                    [
+                        *audits,
+                        self._audit(
+                            "merge",
+                            "merge",
+                            decision.why,
+                            lead.message_id,
+                            memory_id=target.id,
+                            now=now,
+                            scores={"similarity": decision.similarity},
+                            detail={"message_ids": unit.message_ids},
+                        ),
+                    ]
+                )
+                return WriteItem(
+                    message_id=lead.message_id,
+                    action="merge",
+                    memory_id=target.id,
+                    text=target.text,
+                    reasons=[decision.why],
+                )
+            rec = self._new_record(
+                cand,
+                sources,
+                user_id=user_id,
+                agent_id=agent_id,
+                session_id=session_id,
+                at=at,
+                metadata=metadata,
+                now=now,
+            )
+            action = "add" if cand.layer != Layer.working else "working"
+            why = "new information" if action == "add" else "kept in working memory until it expires"
+            if isinstance(decision, Supersede):
+                old = self.store.get_memory(decision.target)
+                if old is not None:
+                    rec.links.append(RecordLink(type="supersedes", target=old.id))
+                    self._retire(old, rec.id, decision.why, now)
+                action, why = "supersede", decision.why
+            elif isinstance(decision, Link):
+                rec.links.append(RecordLink(type=decision.type, target=decision.target))
+                action, why = "link", decision.why
+            elif isinstance(
+                decision, Update
+            ):  # pragma: no cover - rule merge never proposes in-place updates
+                action, why = "update", decision.why
+            self.store.put_memory(rec, vector=vec, keyword_text=keyword_text_for(rec))
+            self.store.add_version(rec, reason=f"{action}: {why}", actor="pipeline", at=now)
+            if vaulted:
+                vault = self._vault_factory()
+                for placeholder, kind, value in vaulted:
+                    self.store.put_secret(
+                        user_id,
+                        rec.id,
+                        placeholder,
+                        kind,
+                        vault.encrypt(value, aad=f"{user_id}:{rec.id}"),
+                        vault.key_id,
+                    )
+            self.store.add_audit(
+                [
+                    *audits,
+                    self._audit(
+                        "encode",
+                        cand.encoder,
+                        f"{cand.kind.value} in {cand.layer.value} memory",
+                        lead.message_id,
+                        memory_id=rec.id,
+                        now=now,
+                        scores={"importance": cand.importance},
+                        detail={"message_ids": unit.message_ids},
+                    ),
+                    self._audit("merge", action, why, lead.message_id, memory_id=rec.id, now=now),
+                ]
+            )
+            if self.cfg.verify == "queue" and cand.layer != Layer.working:
+                self.store.enqueue("verify", {"memory_id": rec.id, "user_id": user_id, "attempt": 1})
+        return WriteItem(
+            message_id=lead.message_id, action=action, memory_id=rec.id, text=rec.text, reasons=[why]
+        )  # type: ignore[arg-type]
+
+    def _new_record(
+        self,
+        cand: Candidate,
+        sources: list[Source],
+        *,
+        user_id: str,
+        agent_id: str | None,
+        session_id: str | None,
+        at: datetime,
+        metadata: dict[str, Any],
+        now: datetime,
+    ) -> MemoryRecord:
+        expire_at = at + timedelta(hours=self.cfg.working_ttl_hours) if cand.layer == Layer.working else None
+        return MemoryRecord(
+            id=new_memory_id(),
+            user_id=user_id,
+            agent_id=agent_id,
+            session_id=session_id,
+            layer=cand.layer,
+            kind=cand.kind,
+            text=cand.text,
+            raw=cand.raw,
+            structured=dict(cand.structured),
+            entities=list(cand.entities),
+            time_start=cand.time_start,
+            time_end=cand.time_end,
+            importance=cand.importance,
+            timeliness=cand.timeliness,
+            confidence=cand.confidence,
+            status=Status.active,
+            sources=sources,
+            metadata=dict(metadata),
+            created_at=at,
+            updated_at=now,
+            expire_at=expire_at,
+            version=1,
+        )
+
+    def _merge_into(self, d: Merge, sources: list[Source], cand: Candidate, now: datetime) -> MemoryRecord:
+        target = self.store.get_memory(d.target)
+        assert target is not None  # came from this scope's search a moment ago, inside the same lock
+        have = {s.message_id for s in target.sources}
+        new_sources = [*target.sources, *[s for s in sources if s.message_id not in have]]
+        updated = target.model_copy(
+            update={
+                "sources": new_sources,
+                "confidence": round(min(1.0, target.confidence + 0.1), 3),
+                "importance": max(target.importance, cand.importance),
+                "version": target.version + 1,
+                "updated_at": now,
+                "structured": {
+                    **target.structured,
+                    "mentions": int(target.structured.get("mentions", 1)) + 1,
+                },
+            }
+        )
+        self.store.put_memory(updated)
+        self.store.add_version(updated, reason=f"merge: {d.why}", actor="pipeline", at=now)
+        return updated
+
+    def _retire(self, old: MemoryRecord, new_id: str, why: str, now: datetime) -> None:
+        retired = old.model_copy(
+            update={
+                "status": Status.superseded,
+                "superseded_by": new_id,
+                "version": old.version + 1,
+                "updated_at": now,
+            }
+        )
+        self.store.put_memory(retired)
+        self.store.add_version(retired, reason=f"superseded: {why}", actor="pipeline", at=now)
