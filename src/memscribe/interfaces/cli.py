@@ -321,20 +321,9 @@ def demo(
     run_demo(console, home)
 
 
-bench_app = typer.Typer(help="Benchmarks against baselines in one run.", no_args_is_help=True)
+from memscribe.bench.cli import bench_app  # noqa: E402  (the bench commands live with the benchmarks)
+
 app.add_typer(bench_app, name="bench")
-
-
-@bench_app.command("scenarios")
-def bench_scenarios(
-    data: Path = typer.Option(..., "--data"), out: Path | None = typer.Option(None, "--out")
-) -> None:
-    """Run a scenario file (update, conflict, negation, dedup, time, privacy) and score every check."""
-    from memscribe.bench.scenarios import run_scenarios
-
-    res = run_scenarios(data, out_dir=out, console=console)
-    if res["failed"]:
-        raise typer.Exit(0)
 
 
 def main() -> None:

@@ -73,6 +73,12 @@ def score_and_route(
     if sig & {"preference", "constraint", "profile"}:
         imp += 0.35
         reasons.append("preference / constraint / profile")
+    if "habit" in sig:
+        imp += 0.2
+        reasons.append("habit or routine")
+    if "self" in sig and terms >= 2:
+        imp += 0.15
+        reasons.append("a statement about the user")
     if sig & {"milestone", "change"}:
         imp += 0.3
         reasons.append("milestone or change")

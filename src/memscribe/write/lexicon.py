@@ -245,6 +245,13 @@ COMPLAINT = re.compile(
     r"worst|defective|late again|not working|doesn'?t work|frustrated|upset)\b",
     re.IGNORECASE,
 )
+HABIT = re.compile(
+    r"每天|每周|每个?月|每年|每次|经常|总是|通常|一般|平时|向来|习惯"
+    r"|\b(?:every|each|usually|always|often|normally|typically|weekly|daily|monthly|"
+    r"on (?:mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays|weekends))\b",
+    re.IGNORECASE,
+)
+SELF = re.compile(r"我|\b(?:I|I'm|I've|I'll|I'd|my|me|mine)\b")
 TEMPORARY = re.compile(
     r"这次|本次|暂时|临时|先用|今天先|这一次|当前任务|这个任务"
     r"|\b(?:this time|for now|temporarily|for this task|just this once|for today|right now)\b",

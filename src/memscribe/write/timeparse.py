@@ -212,6 +212,10 @@ def _jio_span(c: Ctx, a: int, b: int, times: Any) -> Span | None:
     if t1 is None or t1 < t0:
         return None
     gran = _gran(t0, t1)
+    if (
+        gran == "minute" and t0.minute == 0 and s.endswith(":00")
+    ):  # "15:00" is an hour, as in the English rules
+        gran, t1 = "hour", t0.replace(minute=59, second=59)
     tod = gran in ("hour", "minute") and not _ZH_DATEWORD.search(s)
     pod = _ZH_POD.search(s)
     known = pod is not None or re.search(r"[0-9]:[0-9]", s) is not None or t0.hour == 0 or t0.hour >= 13

@@ -70,6 +70,8 @@ def trigger(text: str, *, role: str = "user") -> TriggerResult:
         ("profile", lx.PROFILE, 0.3, "profile fact"),
         ("plan", lx.PLAN, 0.2, "plan"),
         ("temporary", lx.TEMPORARY, 0.1, "temporary instruction"),
+        ("habit", lx.HABIT, 0.2, "habit or routine"),
+        ("self", lx.SELF, 0.1, "about the speaker"),
     )
     for name, pattern, weight, why in checks:
         if pattern.search(text):

@@ -1,0 +1,181 @@
+"""The public API end to end on the real store and the bundled embedder."""
+
+import inspect
+import json
+
+import pytest
+
+from memscribe import AsyncMemory, Memory, errors
+
+
+def test_add_search_context_round_trip(mem):
+    rep = mem.add("我不吃香菜，点外卖的时候记得备注。", user_id="u1", at="2026-04-01T12:00:00+08:00")
+    assert rep.added and rep.items[0].action == "add"
+    hits = mem.search("帮我点一份午饭", user_id="u1", limit=3)
+    assert hits and "香菜" in hits[0].memory.text
+    ctx = mem.context("帮我点一份午饭", user_id="u1", budget_tokens=100)
+    assert "香菜" in ctx.text and ctx.tokens <= 100
+    assert ctx.text.startswith("[")  # "[约束 · 2026-04-01] 用户不吃香菜…"
+    assert "2026-04-01" in ctx.text
+    assert ctx.items[0].memory.sources[0].message_id
+
+
+def test_sources_keep_caller_message_ids(mem):
+    mem.add(
+        [
+            {
+                "role": "user",
+                "content": "My order #ZX-4471 arrived damaged, the screen is cracked.",
+                "id": "msg-42",
+            }
+        ],
+        user_id="u1",
+        at="2026-02-02T10:00:00+00:00",
+    )
+    rec = mem.list(user_id="u1")[0]
+    assert [s.message_id for s in rec.sources] == ["msg-42"]
+    assert rec.kind.value == "complaint"
+
+
+def test_scope_isolation_in_list_search_context(mem):
+    mem.add("I deploy on Thursdays.", user_id="alice", at="2026-02-01T10:00:00+00:00")
+    mem.add("I deploy on Fridays.", user_id="bob", at="2026-02-01T10:00:00+00:00")
+    assert all(r.user_id == "alice" for r in mem.list(user_id="alice"))
+    assert all("Friday" not in h.memory.text for h in mem.search("deploy", user_id="alice"))
+    assert "Friday" not in mem.context("when do I deploy", user_id="alice", budget_tokens=200).text
+
+
+@pytest.mark.parametrize(
+    ("messages", "kwargs", "exc"),
+    [
+        ("   ", {}, errors.EmptyMessageError),
+        ([], {}, errors.EmptyMessageError),
+        ({"role": "wizard", "content": "hi there friend"}, {}, errors.InputError),
+        ({"role": "user", "content": 42}, {}, errors.InputError),
+        ("x" * 40_000, {}, errors.MessageTooLargeError),
+        (b"\xff\xfe\x00binary", {}, errors.InputError),
+        ("text with a lone surrogate \ud800", {}, errors.InputError),
+        ("fine text", {"at": "next tuesday-ish"}, errors.InvalidTimeError),
+        ("fine text", {"user_id": ""}, errors.MissingScopeError),
+        ("fine text", {"user_id": None}, errors.MissingScopeError),
+        ("fine text", {"metadata": {"x": object()}}, errors.InputError),
+        (42, {}, errors.InputError),
+    ],
+)
+def test_bad_input_is_a_typed_error_and_writes_nothing(mem, messages, kwargs, exc):
+    kw = {"user_id": "u1", **kwargs}
+    with pytest.raises(exc):
+        mem.add(messages, **kw)
+    assert mem.list(user_id="u1", status=None) == []
+    assert mem.stats()["memories_by_status"] == {}
+
+
+def test_bad_input_in_a_batch_writes_nothing(mem):
+    with pytest.raises(errors.InputError):
+        mem.add(
+            [{"role": "user", "content": "I live in Boston."}, {"role": "user", "content": ""}], user_id="u1"
+        )
+    assert mem.list(user_id="u1", status=None) == []
+
+
+def test_update_history_rollback_restore_fields_exactly(mem):
+    mem.add("I live in Boston with my partner.", user_id="u1", at="2026-01-05T10:00:00+00:00")
+    rec = mem.list(user_id="u1")[0]
+    v1 = rec.model_dump(exclude={"version", "updated_at", "access_count", "last_accessed_at"})
+    mem.update(rec.id, text="The user lives in Cambridge.", importance=0.95, reason="user corrected it")
+    assert mem.get(rec.id).text == "The user lives in Cambridge."
+    assert [v.version for v in mem.history(rec.id)] == [1, 2]
+    back = mem.rollback(rec.id, 1)
+    assert back.version == 3
+    assert back.model_dump(exclude={"version", "updated_at", "access_count", "last_accessed_at"}) == v1
+    assert mem.search("Boston", user_id="u1")[0].memory.id == rec.id  # the index follows the rollback
+
+
+def test_soft_delete_vs_forget(mem):
+    mem.add("I am allergic to peanuts.", user_id="u1")
+    rec = mem.list(user_id="u1")[0]
+    mem.delete(rec.id, reason="user asked")
+    assert mem.list(user_id="u1") == []
+    assert mem.get(rec.id).status.value == "deleted"
+    assert mem.search("peanuts", user_id="u1") == []
+    assert len(mem.history(rec.id)) == 2
+    assert mem.forget(user_id="u1") == 1
+    with pytest.raises(errors.NotFoundError):
+        mem.get(rec.id)
+
+
+def test_export_import_round_trip(tmp_path):
+    a = Memory(home=tmp_path / "a")
+    a.add("我下周三要去上海出差，周五回来。", user_id="u1", at="2026-06-08T10:00:00+08:00")
+    a.add("I live in Boston.", user_id="u2", at="2026-01-05T10:00:00+00:00")
+    a.flush()
+    dump = a.export()
+    a.close()
+    b = Memory(home=tmp_path / "b")
+    assert b.import_(json.loads(json.dumps(dump))) == 2
+    again = b.export()
+    strip = lambda rows: sorted(json.dumps(r, sort_keys=True, ensure_ascii=False) for r in rows)  # noqa: E731
+    assert strip(again) == strip(dump)
+    assert b.search("上海", user_id="u1")[0].memory.time_start.isoformat().startswith("2026-06-17")
+    b.close()
+
+
+def test_embedder_mismatch_is_refused(tmp_path):
+    import numpy as np
+
+    class Other:
+        name = "other-model"
+        dim = 8
+
+        def embed_passages(self, texts):
+            return np.zeros((len(texts), 8), dtype=np.float32)
+
+        def embed_query(self, text):
+            return np.zeros(8, dtype=np.float32)
+
+    Memory(home=tmp_path).close()
+    with pytest.raises(errors.EmbedderMismatch):
+        Memory(home=tmp_path, embedder=Other())
+
+
+def test_memory_and_async_memory_have_the_same_signatures():
+    skip = {"sync"}
+    for name, fn in inspect.getmembers(Memory, inspect.isfunction):
+        if name.startswith("_") or name in {"session", "working"}:
+            continue
+        twin = getattr(AsyncMemory, name, None)
+        assert twin is not None, f"AsyncMemory lacks {name}"
+        assert inspect.signature(twin) == inspect.signature(fn), name
+    assert not skip & set(dir(Memory))
+
+
+def test_async_memory_round_trip(tmp_path):
+    import asyncio
+
+    async def go():
+        async with AsyncMemory(home=tmp_path) as am:
+            await am.add("I deploy on Thursdays.", user_id="u1")
+            await am.flush()
+            hits = await am.search("when do I deploy?", user_id="u1")
+            return hits
+
+    hits = asyncio.run(go())
+    assert "Thursday" in hits[0].memory.text
+
+
+def test_memscribe_home_env_chooses_the_folder(tmp_path, monkeypatch):
+    monkeypatch.setenv("MEMSCRIBE_HOME", str(tmp_path / "envhome"))
+    m = Memory()
+    m.add("I live in Boston.", user_id="u1")
+    m.close()
+    assert (tmp_path / "envhome" / "memscribe.db").exists()
+
+
+def test_verify_runs_from_the_durable_queue(mem):
+    mem.add("I deploy on Thursdays.", user_id="u1")
+    mem.flush()
+    rec = mem.list(user_id="u1")[0]
+    stages = [(e.stage, e.action) for e in mem.explain(rec.id)]
+    assert ("verify", "ok") in stages
+    assert ("filter", "long") in stages
+    assert mem.stats()["queue_depth"] == 0
