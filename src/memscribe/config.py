@@ -47,6 +47,9 @@ class RecallConfig(_Frozen):
     vector_k: int = 20
     keyword_k: int = 20
     rrf_k: int = 60
+    fusion: Literal["rrf", "linear"] = "linear"
+    w_dense: float = 0.75  # linear fusion: share of embedding similarity vs normalised BM25
+    w_subject: float = 0.1  # a query naming a person favours memories whose subject is that person
     w_relevance: float = 0.6
     w_recency: float = 0.2
     w_authority: float = 0.2

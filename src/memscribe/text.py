@@ -215,7 +215,9 @@ def keyword_terms(text: str) -> list[str]:
     seen: set[str] = set()
     for tok in raw:
         for part in _WORD.findall(tok.lower()):
-            part = part.strip("-'_")
+            part = part.split("'")[0].strip(
+                "-_"
+            )  # caroline's -> caroline, you're -> you (as FTS5 splits them)
             if not part or part in _STOP_EN or part in _STOP_ZH or part in seen:
                 continue
             seen.add(part)

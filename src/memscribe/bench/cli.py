@@ -24,3 +24,50 @@ def bench_scenarios(
     from memscribe.bench.scenarios import run_scenarios
 
     run_scenarios(data, out_dir=out, console=console)
+
+
+def _int_list(value: str, option: str) -> list[int]:
+    try:
+        out = [int(x.replace("_", "")) for x in value.split(",") if x.strip()]
+    except ValueError:
+        raise typer.BadParameter(f"{option} takes a comma list of integers, got {value!r}") from None
+    if not out or min(out) < 1:
+        raise typer.BadParameter(f"{option} takes positive integers, got {value!r}")
+    return out
+
+
+@bench_app.command("locomo")
+def bench_locomo(
+    data: Path = typer.Option(
+        ..., "--data", help="LoCoMo JSON (e.g. shared/datasets/locomo/locomo_dev.json)"
+    ),
+    budget: str = typer.Option("500,1000,2000", "--budget", help="Context token budgets, comma list"),
+    out: Path = typer.Option(Path("bench-out"), "--out", help="Folder for results.json, report.md and plots"),
+    audit: Path | None = typer.Option(
+        None, "--audit", help="Audit file: corrected evidence, wrong-answer questions"
+    ),
+    limit_convs: int | None = typer.Option(None, "--limit-convs", help="Only the first N conversations"),
+) -> None:
+    """Evidence recall on LoCoMo vs raw-turn baselines (recent, BM25, dense, hybrid, Mem0) in one run."""
+    from memscribe.bench.locomo import run_locomo
+
+    run_locomo(
+        data,
+        budgets=_int_list(budget, "--budget"),
+        out_dir=out,
+        audit=audit,
+        limit_convs=limit_convs,
+        console=console,
+    )
+
+
+@bench_app.command("speed")
+def bench_speed(
+    n: str = typer.Option("10000,100000", "--n", help="Store sizes (memories of one user), comma list"),
+    out: Path = typer.Option(Path("bench-out"), "--out", help="Folder for results.json, report.md and plots"),
+    store: str | None = typer.Option(None, "--store", help="Store URL (default: a temporary SQLite store)"),
+) -> None:
+    """Latency, throughput, memory and disk at scale, each next to a baseline (numpy KNN, raw insert)."""
+    from memscribe.bench.speed import run_speed
+
+    run_speed(_int_list(n, "--n"), out_dir=out, console=console, store_url=store)

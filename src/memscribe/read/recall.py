@@ -136,4 +136,6 @@ def hybrid_recall(
         cfg=cfg,
         life=life,
         deep=deep,
+        query=query,
+        keyword_scores=dict(by_kw),
     )

@@ -34,6 +34,8 @@ def rerank(
     cosines: dict[str, float],
     keyword_ids: set[str],
     *,
+    query: str = "",
+    keyword_scores: dict[str, float] | None = None,
     now: datetime,
     window: tuple[datetime, datetime] | None,
     cfg: RecallConfig,
@@ -43,6 +45,9 @@ def rerank(
     if not fused:
         return []
     top = max(fused.values())
+    kw = keyword_scores or {}
+    kw_top = max(kw.values(), default=0.0) or 1.0
+    q_low = query.lower()
     out: list[Scored] = []
     for mid, f in fused.items():
         rec = records.get(mid)
@@ -52,7 +57,10 @@ def rerank(
         sim = similarity_score(cos)
         if mid not in keyword_ids and sim <= 0.0:
             continue  # only a weak vector neighbour: noise, not memory
-        relevance = 0.5 * (f / top) + 0.5 * sim
+        if cfg.fusion == "linear":
+            relevance = cfg.w_dense * sim + (1.0 - cfg.w_dense) * (kw.get(mid, 0.0) / kw_top)
+        else:
+            relevance = 0.5 * (f / top) + 0.5 * sim
         ref = rec.updated_at
         age_days = max(0.0, (now - ref).total_seconds() / 86400.0)
         recency = math.exp(-age_days / 90.0)
@@ -65,6 +73,10 @@ def rerank(
             in_window = rec.time_start <= window[1] and end >= window[0]
             if in_window:
                 score += 0.25
+        subjects = [rec.structured.get("subject"), *rec.structured.get("participants", [])]
+        named = any(isinstance(x, str) and len(x) >= 2 and x.lower() in q_low for x in subjects)
+        if named:
+            score += cfg.w_subject
         if not deep and value < cfg.retrieval_value_min:
             continue
         if score < cfg.min_score:

@@ -20,6 +20,22 @@ _LEADING_FILLER = re.compile(
 )
 
 
+# Words that judge or cheer rather than inform. A sentence made only of these (plus names and
+# pronouns) is a reaction: "You're doing something amazing!", "So proud of you, Mel!".
+_EVALUATIVE = frozenset(
+    ["great", "awesome", "amazing", "cool", "nice", "good", "proud", "happy", "glad", "rewarding", "lovely", "kind", "inspiring", "inspired", "wonderful", "fantastic", "incredible", "beautiful", "sweet", "fun", "super", "really", "totally", "sounds", "sound", "looks", "look", "love", "loved", "thanks", "thank", "appreciate", "appreciated", "doing", "job", "brave", "strong", "supportive", "hear", "heard", "wow", "congrats", "congratulations", "cute", "adorable", "exciting", "excited", "interesting", "special", "meaningful", "true", "agree", "yeah", "yes", "right", "definitely", "absolutely", "hope", "hopefully", "enjoy", "enjoyed", "keep", "going", "mean", "means", "lot", "much", "something", "things", "thing", "stuff", "lucky", "blessed", "touching", "touched", "heartwarming", "impressive", "impressed", "gorgeous", "stunning", "perfect", "best", "better", "glad", "happy", "joy", "awesome", "totally", "sure", "course", "absolutely", "wish", "luck", "care", "soon", "chat", "talk", "catch", "later", "bye", "day", "today", "news", "hey", "hi", "hello", "oh", "omg", "aww", "yay", "haha", "lol", "xoxo", "ya", "u", "ur", "yourself", "ourselves", "together", "way", "feel", "feels", "feeling", "felt", "sharing", "share", "shared", "nothing", "everything", "anything"]
+)
+
+
+def _is_evaluative(core: str) -> bool:
+    if any(ch.isdigit() for ch in core):
+        return False
+    names = {w.lower() for w in re.findall(r"\b[A-Z][a-z]+\b", core)}
+    terms = content_terms(core)
+    rest = [t for t in terms if t not in _EVALUATIVE and t not in names]
+    return len(rest) == 0 or (len(rest) == 1 and any(t in _EVALUATIVE for t in terms))
+
+
 @dataclass(frozen=True, slots=True)
 class Sentence:
     text: str
@@ -57,6 +73,8 @@ def split_sentences(text: str) -> list[Sentence]:
             out.append(Sentence(s, question=False, reaction=True, terms=0))
             continue
         reaction = bool(lx.REACTION_EN.match(core) or lx.REACTION_ZH.match(core))
+        if not reaction and lang == "en":
+            reaction = _is_evaluative(core)
         out.append(
             Sentence(
                 core, question=_is_question(core, lang), reaction=reaction, terms=len(content_terms(core))

@@ -23,95 +23,14 @@ from memscribe.write.timeparse import TimeMention, iso, primary_time, resolve_ti
 __all__ = ["RuleEncoder", "extract_entities", "name_subject"]
 
 _SEMANTIC = {Kind.preference, Kind.constraint, Kind.profile, Kind.fact, Kind.relation, Kind.instruction}
-_EN_KEEP_VERB = {
-    "am",
-    "was",
-    "will",
-    "would",
-    "can",
-    "could",
-    "should",
-    "shall",
-    "might",
-    "must",
-    "may",
-    "did",
-    "had",
-    "went",
-    "got",
-    "made",
-    "took",
-    "saw",
-    "came",
-    "found",
-    "felt",
-    "thought",
-    "knew",
-    "told",
-    "gave",
-    "ran",
-    "wrote",
-    "read",
-    "met",
-    "left",
-    "bought",
-    "brought",
-    "sent",
-    "spent",
-    "kept",
-    "lost",
-    "won",
-    "began",
-    "became",
-    "heard",
-    "said",
-    "paid",
-    "put",
-    "set",
-    "let",
-    "cut",
-    "hit",
-    "ate",
-    "drank",
-    "sang",
-    "swam",
-    "drove",
-    "flew",
-    "grew",
-    "threw",
-    "wore",
-    "chose",
-    "forgot",
-    "understood",
-    "used",
-    "just",
-    "also",
-    "really",
-    "never",
-    "always",
-    "usually",
-    "often",
-    "still",
-    "recently",
-    "finally",
-    "actually",
-    "think",
-}
-_EN_ADVERB = {
-    "always",
-    "usually",
-    "often",
-    "never",
-    "really",
-    "also",
-    "just",
-    "still",
-    "sometimes",
-    "normally",
-    "generally",
-    "rarely",
-    "actually",
-}
+# Common base-form verbs that take an -s after a third-person subject ("the user live" -> "lives").
+# A closed list: inflecting anything else ("totally" -> "totallies") does more harm than good.
+_EN_VERBS = frozenset(
+    ["live", "work", "love", "like", "hate", "prefer", "enjoy", "want", "need", "plan", "go", "deploy", "run", "eat", "drink", "play", "study", "teach", "own", "know", "think", "feel", "believe", "hope", "wish", "miss", "visit", "travel", "drive", "ride", "take", "make", "keep", "use", "buy", "sell", "read", "write", "watch", "listen", "cook", "bake", "paint", "draw", "sing", "dance", "swim", "hike", "walk", "climb", "collect", "volunteer", "care", "help", "agree", "remember", "forget", "try", "wear", "speak", "call", "text", "meet", "see", "stay", "sleep", "wake", "start", "finish", "get", "have", "do", "say", "tell", "look", "seem", "appreciate", "admire", "support", "adore", "dislike", "avoid", "mean", "find", "struggle", "practice", "exercise", "train", "attend", "host", "join", "lead", "manage", "handle", "spend", "save", "earn", "pay", "owe", "rent", "share", "value", "follow", "organize", "prepare"]
+)
+_EN_ADVERB = frozenset(
+    ["always", "usually", "often", "never", "really", "also", "just", "still", "sometimes", "normally", "generally", "rarely", "actually", "totally", "definitely", "truly", "honestly", "absolutely", "mostly", "typically"]
+)
 _EN_I = re.compile(r"\bI(?:'m| am|'ve| have|'ll|'d)?\b|\bme\b|\bmy\b|\bmine\b|\bmyself\b", re.IGNORECASE)
 _ZH_I = re.compile(r"我(?!们)")
 _PUNCT_END = re.compile(r"[。！？.!?…]$")
@@ -120,8 +39,6 @@ _CAPS = re.compile(r"\b([A-Z][a-zA-Z'’\-]+(?:\s+(?:of|de|la|the|and|&)?\s*[A-Z
 
 def _third_person(verb: str) -> str:
     v = verb.lower()
-    if v in _EN_KEEP_VERB or v.endswith("ed") or not v.isalpha():
-        return verb
     if v == "have":
         return "has"
     if v == "do":
@@ -140,49 +57,32 @@ def name_subject(text: str, subject: str, lang: str) -> str:
     if lang == "zh":
         return _ZH_I.sub(subject, text)
     possessive = subject + ("'" if subject.endswith("s") else "'s")
+    fixed = {
+        "i'm": f"{subject} is",
+        "i am": f"{subject} is",
+        "i've": f"{subject} has",
+        "i have": f"{subject} has",
+        "i'll": f"{subject} will",
+        "i'd": f"{subject} would",
+        "i": subject,
+        "me": subject,
+        "my": possessive,
+        "mine": possessive,
+        "myself": "themselves",
+    }
 
     def repl(m: re.Match[str]) -> str:
-        w = m.group(0)
-        low = w.lower()
-        if low in ("i'm", "i am"):
-            return f"{subject} is"
-        if low in ("i've", "i have"):
-            return f"{subject} has"
-        if low == "i'll":
-            return f"{subject} will"
-        if low == "i'd":
-            return f"{subject} would"
-        if low == "i":
-            rest = text[m.end() :]
-            nxt = re.match(r"\s+(\w+)(\s+(\w+))?", rest)
-            if nxt:
-                first = nxt.group(1)
-                if first.lower() in _EN_ADVERB and nxt.group(3):
-                    verb = nxt.group(3)
-                    if verb.lower() not in _EN_KEEP_VERB:
-                        # handled by rewriting the verb after the adverb below (rare); keep simple
-                        return subject
-                return subject
-            return subject
-        if low == "me":
-            return subject
-        if low in ("my", "mine"):
-            return possessive
-        if low == "myself":
-            return subject
-        return w
+        return fixed.get(m.group(0).lower(), m.group(0))
 
     out = _EN_I.sub(repl, text)
-    # agreement for the simple present right after the subject: "Alex live" -> "Alex lives"
-    pattern = re.compile(re.escape(subject) + r"(\s+(?:" + "|".join(_EN_ADVERB) + r"))?\s+([a-z]+)\b")
 
     def agree(m: re.Match[str]) -> str:
-        adv = m.group(1) or ""
-        verb = m.group(2)
-        if verb in {"is", "has", "was", "will", "would", "and", "or", "to", "a", "the"}:
+        adv, verb = m.group(1) or "", m.group(2)
+        if verb.lower() not in _EN_VERBS:
             return m.group(0)
         return f"{subject}{adv} {_third_person(verb)}"
 
+    pattern = re.compile(re.escape(subject) + r"((?:\s+(?:" + "|".join(_EN_ADVERB) + r"))?)\s+([a-z]+)\b")
     return pattern.sub(agree, out)
 
 

@@ -1,0 +1,581 @@
+"""Benchmark output: ``results.json`` (with commit, settings and machine), ``report.md``, PNG plots and a
+short terminal table.
+
+``locomo`` and ``speed`` write their own section of ``results.json`` in the same folder; the Markdown
+report and the plots are rebuilt from every section present, each stamped with its own commit and time.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import subprocess
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+__all__ = [
+    "git_commit",
+    "machine_info",
+    "print_locomo",
+    "print_speed",
+    "render_markdown",
+    "system_label",
+    "write_section",
+]
+
+CAT_ORDER = ["multi-hop", "temporal", "open-domain", "single-hop", "overall"]
+BASE_NAMES = ["recent", "bm25", "dense", "hybrid", "mem0"]
+_LABEL = {
+    "recent": "most recent turns",
+    "bm25": "BM25 over turns",
+    "dense": "dense over turns",
+    "hybrid": "hybrid RRF over turns",
+    "mem0": "Mem0 (infer=False)",
+}
+
+
+def system_label(system: str) -> str:
+    if system == "memscribe":
+        return "memscribe"
+    name, _, mode = system.partition("/")
+    return f"{_LABEL.get(name, name)} ({'same tokens' if mode == 'same' else 'full budget'})"
+
+
+def git_commit(cwd: Path | None = None) -> str | None:
+    here = cwd or Path(__file__).resolve().parent
+    try:
+        out = subprocess.run(
+            ["git", "rev-parse", "HEAD"], cwd=here, capture_output=True, text=True, check=False, timeout=10
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if out.returncode != 0:
+        return None
+    commit = out.stdout.strip()
+    dirty = subprocess.run(
+        ["git", "status", "--porcelain", "--untracked-files=no"],
+        cwd=here,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    return commit + ("-dirty" if dirty.returncode == 0 and dirty.stdout.strip() else "")
+
+
+def machine_info() -> dict[str, Any]:
+    info: dict[str, Any] = {
+        "platform": platform.platform(),
+        "machine": platform.machine(),
+        "python": platform.python_version(),
+        "cpu_count": os.cpu_count(),
+        "omp_num_threads": os.environ.get("OMP_NUM_THREADS"),
+    }
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                info["cpu"] = line.split(":", 1)[1].strip()
+                break
+        for line in Path("/proc/meminfo").read_text().splitlines():
+            if line.startswith("MemTotal:"):
+                info["mem_total_mb"] = int(line.split()[1]) // 1024
+                break
+    except OSError:
+        pass
+    try:
+        from importlib.metadata import version
+
+        info["memscribe"] = version("memscribe")
+    except Exception:  # metadata missing in an odd install: the report still writes
+        info["memscribe"] = None
+    return info
+
+
+# ---------------------------------------------------------------------------------------------------
+# files
+
+
+def write_section(name: str, result: dict[str, Any], out_dir: Path, console: Console | None = None) -> Path:
+    """Store ``result`` as section ``name`` of ``out_dir/results.json`` and rebuild ``report.md`` and plots."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    path = out_dir / "results.json"
+    doc: dict[str, Any] = {}
+    if path.exists():
+        try:
+            doc = json.loads(path.read_text(encoding="utf-8"))
+        except json.JSONDecodeError:
+            doc = {}
+    doc[name] = {
+        "meta": {
+            "commit": git_commit(),
+            "written_at": datetime.now(UTC).isoformat(timespec="seconds"),
+            "machine": machine_info(),
+        },
+        **result,
+    }
+    path.write_text(json.dumps(doc, ensure_ascii=False, indent=1, default=str), encoding="utf-8")
+    plots = []
+    if "locomo" in doc:
+        plots += _plot_locomo(doc["locomo"], out_dir)
+    if "speed" in doc:
+        plots += _plot_speed(doc["speed"], out_dir)
+    (out_dir / "report.md").write_text(render_markdown(doc), encoding="utf-8")
+    if console is not None:
+        console.print(f"wrote {path}, {out_dir / 'report.md'}" + "".join(f", {p}" for p in plots))
+    return path
+
+
+# ---------------------------------------------------------------------------------------------------
+# markdown
+
+
+def _f(x: Any, nd: int = 3) -> str:
+    if x is None:
+        return "—"
+    if isinstance(x, float):
+        return f"{x:.{nd}f}"
+    return str(x)
+
+
+def _ms(x: Any) -> str:
+    if x is None:
+        return "—"
+    return f"{x:.1f}" if x < 100 else f"{x:.0f}"
+
+
+def _x(x: Any) -> str:
+    return "—" if x is None else f"{x:.2f}×"
+
+
+def _meta_line(sec: dict[str, Any]) -> str:
+    m = sec.get("meta", {})
+    mach = m.get("machine", {})
+    return (
+        f"commit `{m.get('commit')}` · written {m.get('written_at')} · {mach.get('cpu', mach.get('machine'))}, "
+        f"{mach.get('cpu_count')} CPUs, OMP_NUM_THREADS={mach.get('omp_num_threads')} · Python {mach.get('python')}"
+    )
+
+
+def _recall_tables(rec: dict[str, Any], systems: list[str], budgets: list[int]) -> list[str]:
+    lines = []
+    for b in budgets:
+        lines += [
+            f"**Budget {b} tokens**",
+            "",
+            "| system | " + " | ".join(CAT_ORDER) + " |",
+            "|---|" + "---:|" * len(CAT_ORDER),
+        ]
+        for s in systems:
+            row = rec.get(s, {}).get(str(b))
+            if not row:
+                continue
+            cells = [(f"**{_f(row.get(c))}**" if s == "memscribe" else _f(row.get(c))) for c in CAT_ORDER]
+            lines.append(f"| {system_label(s)} | " + " | ".join(cells) + " |")
+        ns = rec.get("memscribe", {}).get(str(b), {}).get("n", {})
+        if ns:
+            lines.append("| *questions* | " + " | ".join(str(ns.get(c, 0)) for c in CAT_ORDER) + " |")
+        lines.append("")
+    return lines
+
+
+def _locomo_md(sec: dict[str, Any]) -> list[str]:
+    st = sec["settings"]
+    ms = sec["memscribe"]
+    budgets = st["budgets"]
+    lines = [
+        "## LoCoMo evidence recall",
+        "",
+        _meta_line(sec),
+        "",
+        f"Data `{st['data']}`; {len(sec['conversations'])} conversations, "
+        f"{sec['questions']['original']} questions of categories 1–4 with evidence. Recall = share of a "
+        "question's evidence turns that reached the context (memscribe: via each item's `sources`; baselines: "
+        "the packed raw turns). Baselines pack `Speaker: text` turns in rank order (each costs its tokens + 1), "
+        "given either exactly the tokens memscribe's context used for that question (**same tokens**, the "
+        "judge's comparison) or the whole budget (**full budget**). Hybrid = RRF (k=60) of BM25 (matched turns) "
+        "and dense (all turns). Dense and hybrid use memscribe's own embedder.",
+        "",
+        f"Mem0: {sec.get('mem0')}",
+        "",
+        "### Original evidence",
+        "",
+    ]
+    lines += _recall_tables(sec["recall"]["original"], sec["systems"], budgets)
+    if "audited" in sec["recall"]:
+        a = sec.get("audit") or {}
+        lines += [
+            "### Audited variant",
+            "",
+            f"Audit `{st['audit']}`: {a.get('corrected', 0)} questions with corrected evidence, "
+            f"{a.get('dropped', 0)} dropped as wrong-answer ({', '.join(st['wrong_answer_types'])}), "
+            f"{sec['questions']['audited']} questions scored.",
+            "",
+        ]
+        lines += _recall_tables(sec["recall"]["audited"], sec["systems"], budgets)
+    ret = ms["evidence_retention"]
+    lines += [
+        "### memscribe write and read path",
+        "",
+        "| metric | value |",
+        "|---|---:|",
+        f"| memories stored per 100 turns | {ms['memories_per_100_turns']:.1f} ({ms['memories']} / {ms['turns']} turns) |",
+        f"| filter retention of evidence turns (original) | {_f(ret.get('original'))} |",
+    ]
+    if "audited" in ret:
+        lines.append(f"| filter retention of evidence turns (audited) | {_f(ret.get('audited'))} |")
+    lines += [
+        f"| add() ms per message p50 / p95 (per session call ÷ its messages) | {_ms(ms['add_ms_per_msg_p50'])} / {_ms(ms['add_ms_per_msg_p95'])} |",
+        f"| flush() (queued verification), total s | {ms['flush_s_total']:.1f} |",
+    ]
+    for b in budgets:
+        c = ms["context_ms"].get(str(b), {})
+        t = ms["tokens_used"].get(str(b), {})
+        lines.append(
+            f"| context(budget {b}) ms p50 / p95 · tokens used median / p95 | {_ms(c.get('p50'))} / {_ms(c.get('p95'))} · "
+            f"{_f(t.get('median'), 0)} / {_f(t.get('p95'), 0)} |"
+        )
+    for k, v in sec.get("baseline_ms", {}).items():
+        what = {
+            "bm25": "BM25 rank over turns",
+            "dense": "dense: embed query + rank turns",
+            "mem0": "Mem0 search",
+        }
+        lines.append(f"| baseline {what.get(k, k)} ms p50 / p95 | {_ms(v['p50'])} / {_ms(v['p95'])} |")
+    lines += [
+        "",
+        "| conversation | sessions | turns | memories | questions | ingest s | flush s |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for c in sec["conversations"]:
+        lines.append(
+            f"| {c['conv']} | {c['sessions']} | {c['turns']} | {c['memories']} | {c['questions']} | {c['ingest_s']} | {c['flush_s']} |"
+        )
+    lines += ["", "![recall by category and budget](locomo_recall.png)", ""]
+    return lines
+
+
+def _speed_md(sec: dict[str, Any]) -> list[str]:
+    st = sec["settings"]
+    lines = [
+        "## Speed and footprint at scale",
+        "",
+        _meta_line(sec),
+        "",
+        f"One user's store, {st['store']}; n synthetic memories (zh + en templates, seed {st['seed']}) inserted "
+        f"directly with `put_memory` in transactions of {st['insert_batch']}. Vectors: a pool of {st['pool_size']} "
+        f"distinct template texts embedded with the real embedder ({sec['pool_embed_ms_per_text']:.1f} ms/text); "
+        f"each memory gets a same-template pool vector + N(0, {st['noise_sigma']}) noise, renormalised. "
+        f"{st['queries']} queries (zh/en alternating), {st['messages']} messages for add(). The query-vector "
+        "cache is cleared before every timed call. Ratio = memscribe ÷ baseline.",
+        "",
+    ]
+    w = sec.get("warmup")
+    if w:
+        lines += [
+            f"Warm-up (throwaway store, before any scale): process RSS {w['rss_before_mb']:.0f} → "
+            f"{w['rss_after_mb']:.0f} MB; first English add() {w['first_en_add_ms']:.0f} ms, first Chinese add() "
+            f"with a relative time {w['first_zh_time_add_ms']:.0f} ms (lazy-loaded parsers).",
+            "",
+        ]
+    for s in sec["scales"]:
+        cs, cb = s["cold_start"], s["cold_start_baseline"]
+        rows = [
+            (
+                "search() p50 / p95 ms",
+                f"{_ms(s['search_ms']['p50'])} / {_ms(s['search_ms']['p95'])}",
+                "numpy KNN top-20 (incl. query embedding)",
+                f"{_ms(s['knn_ms']['p50'])} / {_ms(s['knn_ms']['p95'])}",
+                f"{_x(s['search_vs_knn']['p50'])} / {_x(s['search_vs_knn']['p95'])}",
+            ),
+            (
+                f"context(budget {st['context_budget']}) p50 / p95 ms",
+                f"{_ms(s['context_ms']['p50'])} / {_ms(s['context_ms']['p95'])}",
+                "numpy KNN top-20 (incl. query embedding)",
+                f"{_ms(s['knn_ms']['p50'])} / {_ms(s['knn_ms']['p95'])}",
+                f"{_x(s['context_vs_knn']['p50'])} / {_x(s['context_vs_knn']['p95'])}",
+            ),
+            (
+                "  of which: query embedding p50 ms",
+                "(same embedder)",
+                "query embedding p50 / KNN matrix product + top-20 p50 ms",
+                f"{_ms(s['query_embed_ms']['p50'])} / {s['knn_only_ms']['p50']:.2f}",
+                "",
+            ),
+            (
+                "  diagnostics: store.vector_search / keyword_search p50 ms",
+                f"{_ms(s['store_vector_search_ms']['p50'])} / {_ms(s['store_keyword_search_ms']['p50'])}",
+                "",
+                "",
+                "",
+            )
+            if "store_vector_search_ms" in s
+            else None,
+            (
+                "add() per message p50 / p95 ms",
+                f"{_ms(s['add_ms_per_msg']['p50'])} / {_ms(s['add_ms_per_msg']['p95'])}",
+                "raw insert (embed + put_memory)",
+                f"{_ms(s['raw_insert_ms_per_msg']['p50'])} / {_ms(s['raw_insert_ms_per_msg']['p95'])}",
+                f"{_x(s['add_vs_raw']['p50'])} / {_x(s['add_vs_raw']['p95'])}",
+            ),
+            (
+                "ingest throughput msgs/s (incl. verify)",
+                f"{s['throughput_msgs_per_s']['add']:.1f} ({s['throughput_msgs_per_s']['add_incl_verify']:.1f})",
+                "raw insert msgs/s",
+                f"{s['throughput_msgs_per_s']['raw_insert']:.1f}",
+                _x(_r(s["throughput_msgs_per_s"]["add"], s["throughput_msgs_per_s"]["raw_insert"])),
+            ),
+            (
+                "process RSS after queries MB (peak)",
+                f"{s['rss_after_queries']['rss_mb']:.0f} ({s['rss_after_queries']['peak_rss_mb']:.0f})",
+                "KNN vector matrix in RAM MB",
+                f"{s['knn_matrix_mb']:.0f}",
+                "",
+            ),
+            (
+                "store size on disk MB",
+                "—" if s["store_bytes"] is None else f"{s['store_bytes'] / 2**20:.1f}",
+                "raw payload (texts + float32 vectors) MB",
+                f"{s['raw_payload_bytes'] / 2**20:.1f}",
+                _x(s["store_vs_raw_payload"]),
+            ),
+            (
+                "cold start ms: import + open + first search",
+                f"{cs['total_ms']:.0f} ({cs['import_ms']:.0f} + {cs['open_ms']:.0f} + {cs['first_search_ms']:.0f})",
+                "import numpy+embedder + load .npy + first KNN",
+                f"{cb['total_ms']:.0f} ({cb['import_ms']:.0f} + {cb['open_ms']:.0f} + {cb['first_search_ms']:.0f})",
+                _x(s["cold_vs_baseline"]),
+            ),
+            (
+                "bulk load (put_memory) memories/s",
+                f"{s['build']['memories_per_s']:.0f} ({s['build']['seconds']:.1f} s)",
+                "",
+                "",
+                "",
+            ),
+        ]
+        lines += [
+            f"### n = {s['n']:,} memories",
+            "",
+            "| memscribe | value | baseline | value | ratio |",
+            "|---|---:|---|---:|---:|",
+        ]
+        lines += [f"| {a} | {b} | {c} | {d} | {e} |" for a, b, c, d, e in filter(None, rows)]
+        lines += [
+            "",
+            f"add() actions: {json.dumps(s['add_actions'])}; waiting for the queued verification after the last add() "
+            f"(flush) took {s['verify_flush_s']:.1f} s (the background worker verifies during the adds); "
+            f"add() max {s['add_ms_per_msg'].get('max', 0):.0f} ms. "
+            f"search() returned {s.get('search_hits_mean', 0):.1f} hits on average; context() "
+            f"{s.get('context_items_mean', 0):.1f} items, median {s['context_tokens_median']} tokens.",
+            "",
+        ]
+    lines += ["![latency vs scale](speed_latency.png)", ""]
+    return lines
+
+
+def _r(a: float, b: float) -> float | None:
+    return a / b if b else None
+
+
+def render_markdown(doc: dict[str, Any]) -> str:
+    lines = ["# memscribe benchmarks", ""]
+    if "locomo" in doc:
+        lines += _locomo_md(doc["locomo"])
+    if "speed" in doc:
+        lines += _speed_md(doc["speed"])
+    return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------------------------------------------
+# plots
+
+
+def _plt():  # type: ignore[no-untyped-def]
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+_COLORS = {
+    "memscribe": "#d62728",
+    "recent": "#7f7f7f",
+    "bm25": "#1f77b4",
+    "dense": "#2ca02c",
+    "hybrid": "#9467bd",
+    "mem0": "#ff7f0e",
+}
+
+
+def _plot_locomo(sec: dict[str, Any], out_dir: Path) -> list[Path]:
+    plt = _plt()
+    budgets = sec["settings"]["budgets"]
+    variants = list(sec["recall"])
+    systems = sec["systems"]
+    base = [n for n in BASE_NAMES if any(s.startswith(n + "/") for s in systems)]
+    rows = [(v, mode) for v in variants for mode in ("same", "full")]
+    fig, axes = plt.subplots(
+        len(rows), len(budgets), figsize=(5.2 * len(budgets), 3.3 * len(rows)), squeeze=False, sharey=True
+    )
+    import numpy as np
+
+    x = np.arange(len(CAT_ORDER))
+    names = ["memscribe", *base]
+    width = 0.8 / len(names)
+    for r, (variant, mode) in enumerate(rows):
+        rec = sec["recall"][variant]
+        for c, b in enumerate(budgets):
+            ax = axes[r][c]
+            for j, name in enumerate(names):
+                key = name if name == "memscribe" else f"{name}/{mode}"
+                row = rec.get(key, {}).get(str(b), {})
+                vals = [row.get(cat, 0.0) for cat in CAT_ORDER]
+                ax.bar(
+                    x + (j - (len(names) - 1) / 2) * width,
+                    vals,
+                    width,
+                    label=name if name == "memscribe" else _LABEL.get(name, name),
+                    color=_COLORS.get(name),
+                )
+            ax.set_xticks(x, CAT_ORDER, fontsize=8)
+            ax.set_ylim(0, 1)
+            ax.grid(axis="y", alpha=0.3)
+            ax.set_title(
+                f"{variant} evidence · budget {b} · baselines: {'same tokens' if mode == 'same' else 'full budget'}",
+                fontsize=9,
+            )
+            if c == 0:
+                ax.set_ylabel("evidence recall")
+    handles, labels = axes[0][0].get_legend_handles_labels()
+    fig.suptitle("LoCoMo evidence recall by category: memscribe vs raw-turn baselines", fontsize=11)
+    top = 1 - 0.75 / (3.3 * len(rows))
+    fig.legend(
+        handles, labels, loc="upper center", ncol=len(names), fontsize=8, bbox_to_anchor=(0.5, top + 0.005)
+    )
+    fig.tight_layout(rect=(0, 0, 1, top - 0.005))
+    path = out_dir / "locomo_recall.png"
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return [path]
+
+
+def _plot_speed(sec: dict[str, Any], out_dir: Path) -> list[Path]:
+    plt = _plt()
+    scales = sorted(sec["scales"], key=lambda s: s["n"])
+    ns = [s["n"] for s in scales]
+    fig, ax = plt.subplots(figsize=(9.5, 4.8))
+    series = [
+        ("search() p50", lambda s: s["search_ms"]["p50"], "#d62728", "-", "o"),
+        ("search() p95", lambda s: s["search_ms"]["p95"], "#d62728", ":", "o"),
+        ("context(1000) p50", lambda s: s["context_ms"]["p50"], "#ff7f0e", "-", "s"),
+        ("context(1000) p95", lambda s: s["context_ms"]["p95"], "#ff7f0e", ":", "s"),
+        ("add() per msg p50", lambda s: s["add_ms_per_msg"]["p50"], "#9467bd", "-", "^"),
+        ("add() per msg p95", lambda s: s["add_ms_per_msg"]["p95"], "#9467bd", ":", "^"),
+        ("baseline: numpy KNN + embed p50", lambda s: s["knn_ms"]["p50"], "#1f77b4", "--", "o"),
+        ("baseline: numpy KNN only p50", lambda s: s["knn_only_ms"]["p50"], "#17becf", "--", "x"),
+        ("baseline: raw insert p50", lambda s: s["raw_insert_ms_per_msg"]["p50"], "#2ca02c", "--", "^"),
+    ]
+    for label, get, color, ls, marker in series:
+        ax.plot(
+            ns, [max(get(s), 1e-3) for s in scales], color=color, linestyle=ls, marker=marker, label=label
+        )
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("memories in the user's scope (log)")
+    ax.set_ylabel("latency ms (log)")
+    ax.set_title(
+        "memscribe latency vs scale, with baselines (2-core machine, OMP_NUM_THREADS=1)", fontsize=10
+    )
+    ax.grid(True, which="both", alpha=0.3)
+    if len(ns) == 1:
+        ax.set_xlim(ns[0] / 3, ns[0] * 3)
+    ax.set_xticks(ns, [f"{n:,}" for n in ns])
+    ax.minorticks_off()
+    ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5))
+    fig.tight_layout()
+    path = out_dir / "speed_latency.png"
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return [path]
+
+
+# ---------------------------------------------------------------------------------------------------
+# terminal
+
+
+def print_locomo(res: dict[str, Any], console: Console) -> None:
+    budgets = res["settings"]["budgets"]
+    for variant, rec in res["recall"].items():
+        t = Table(title=f"LoCoMo evidence recall — {variant} evidence", show_lines=False)
+        t.add_column("system")
+        for b in budgets:
+            t.add_column(f"@{b}", justify="right")
+        for s in res["systems"]:
+            if s not in rec:
+                continue
+            cells = [_f(rec[s].get(str(b), {}).get("overall")) for b in budgets]
+            t.add_row(system_label(s), *cells, style="bold" if s == "memscribe" else None)
+        console.print(t)
+    ms = res["memscribe"]
+    console.print(
+        f"memories/100 turns {ms['memories_per_100_turns']:.1f} · evidence retention "
+        f"{', '.join(f'{k} {_f(v)}' for k, v in ms['evidence_retention'].items())} · add p50/p95 "
+        f"{ms['add_ms_per_msg_p50']:.1f}/{ms['add_ms_per_msg_p95']:.1f} ms/msg · "
+        + " · ".join(
+            f"context@{b} p50/p95 {v['p50']:.1f}/{v['p95']:.1f} ms" for b, v in ms["context_ms"].items()
+        )
+        + f" · {res['mem0']}"
+    )
+
+
+def print_speed(res: dict[str, Any], console: Console) -> None:
+    t = Table(title="memscribe speed: memscribe vs baseline (ratio = memscribe ÷ baseline)")
+    t.add_column("p50 metric")
+    scales = res["scales"]
+    for s in scales:
+        t.add_column(f"n={s['n']:,}", justify="right")
+
+    def cell(a: float, b: float, r: float | None) -> str:
+        return f"{_ms(a)} vs {_ms(b)} ({_x(r)})"
+
+    rows = [
+        (
+            "search ms vs numpy KNN",
+            lambda s: cell(s["search_ms"]["p50"], s["knn_ms"]["p50"], s["search_vs_knn"]["p50"]),
+        ),
+        (
+            "context ms vs numpy KNN",
+            lambda s: cell(s["context_ms"]["p50"], s["knn_ms"]["p50"], s["context_vs_knn"]["p50"]),
+        ),
+        (
+            "add ms/msg vs raw insert",
+            lambda s: cell(
+                s["add_ms_per_msg"]["p50"], s["raw_insert_ms_per_msg"]["p50"], s["add_vs_raw"]["p50"]
+            ),
+        ),
+        (
+            "RSS MB vs KNN matrix MB",
+            lambda s: f"{s['rss_after_queries']['rss_mb']:.0f} vs {s['knn_matrix_mb']:.0f}",
+        ),
+        (
+            "disk MB vs raw payload MB",
+            lambda s: (
+                "—"
+                if s["store_bytes"] is None
+                else f"{s['store_bytes'] / 2**20:.0f} vs {s['raw_payload_bytes'] / 2**20:.0f}"
+            ),
+        ),
+        (
+            "cold start ms vs numpy",
+            lambda s: f"{s['cold_start']['total_ms']:.0f} vs {s['cold_start_baseline']['total_ms']:.0f}",
+        ),
+    ]
+    for label, get in rows:
+        t.add_row(label, *(get(s) for s in scales))
+    console.print(t)
