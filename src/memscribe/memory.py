@@ -81,6 +81,7 @@ class Memory:
         self._touch_lock = threading.Lock()
         self._pending_touch: dict[str, datetime] = {}
         self._worker: threading.Thread | None = None
+        self._worker_embedder: Embedder | None = None
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._closed = False
@@ -94,6 +95,15 @@ class Memory:
 
             self._vault_obj = Vault(load_or_create_key(Path(self.settings.home), self.settings.vault_key))
         return self._vault_obj
+
+    @property
+    def worker_embedder(self) -> Embedder:
+        """The embedder background jobs use: its own engine when the provider can clone one, so queued
+        verification never waits on (or blocks) the caller's add() and search()."""
+        if self._worker_embedder is None:
+            clone = getattr(self.embedder, "clone", None)
+            self._worker_embedder = clone() if callable(clone) else self.embedder
+        return self._worker_embedder
 
     def _ensure_worker(self) -> None:
         if self.settings.write.verify != "queue" or self._worker is not None:

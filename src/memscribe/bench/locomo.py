@@ -48,6 +48,7 @@ __all__ = [
     "Question",
     "aggregate",
     "apply_audit",
+    "content_supported",
     "conversation_sessions",
     "dense_order",
     "evidence_recall",
@@ -193,6 +194,18 @@ def evidence_recall(evidence: Iterable[str], got: Iterable[str]) -> float:
     if not ev:
         raise ValueError("recall of a question without evidence is undefined")
     return len(ev & set(got)) / len(ev)
+
+
+def content_supported(turn_text: str, memory_text: str, threshold: float = 0.5) -> bool:
+    """Whether a memory's words (its ``text`` + ``raw``) carry at least ``threshold`` of a turn's content words.
+
+    A diagnostic for source-based recall: a memory can name a turn in its ``sources`` without carrying
+    what the turn said (a merged near-duplicate, or the question turn before an answer).
+    """
+    t = set(toks(turn_text))
+    if not t:
+        return True
+    return len(t & set(toks(memory_text))) / len(t) >= threshold
 
 
 def percentile(xs: Sequence[float], q: float) -> float:
@@ -472,6 +485,7 @@ def run_locomo(
     mem0_ok, mem0_status = _mem0_available()
 
     results: list[QuestionResult] = []
+    add_actions: Counter[str] = Counter()
     add_ms: list[float] = []  # per session call, divided by its messages (the judge's definition)
     add_msgs = 0
     add_total_s = 0.0
@@ -507,8 +521,9 @@ def run_locomo(
                     task = prog.add_task(f"{uid}: ingest sessions", total=len(sessions))
                     for s in sessions:
                         t0 = time.perf_counter()
-                        mem.add(s["messages"], user_id=uid, session_id=f"{uid}-s{s['n']}", at=s["at"])
+                        rep = mem.add(s["messages"], user_id=uid, session_id=f"{uid}-s{s['n']}", at=s["at"])
                         el = time.perf_counter() - t0
+                        add_actions.update(rep.counts())
                         add_total_s += el
                         add_msgs += len(s["messages"])
                         add_ms.append(el * 1000 / max(1, len(s["messages"])))
@@ -558,6 +573,7 @@ def run_locomo(
                                 None,
                             )
                     index_of = {t[0]: i for i, t in enumerate(turns)}
+                    said = {m["id"]: m["content"] for s in sessions for m in s["messages"]}
 
                     # ---- questions
                     task = prog.add_task(f"{uid}: questions", total=len(scored))
@@ -569,9 +585,16 @@ def run_locomo(
                             ctx = mem.context(q.question, user_id=uid, budget_tokens=b)
                             ctx_ms[b].append((time.perf_counter() - t0) * 1000)
                             got: set[str] = set()
+                            got_content: set[str] = set()
                             for h in ctx.items:
-                                got |= _src_ids(h.memory)
+                                ids = _src_ids(h.memory)
+                                got |= ids
+                                blob = f"{h.memory.text} {h.memory.raw}"
+                                got_content |= {
+                                    i for i in ids if i in said and content_supported(said[i], blob)
+                                }
                             qr.got.setdefault("memscribe", {})[b] = got
+                            qr.got.setdefault("memscribe/content", {})[b] = got_content
                             qr.tokens[b] = ntok(ctx.text)
                         t0 = time.perf_counter()
                         bm_order = bm.rank(q.question)
@@ -636,8 +659,10 @@ def run_locomo(
             "wrong_answer_types": sorted(WRONG_ANSWER_TYPES),
             "baseline_packing": "rank order, each turn = ntok('Speaker: text') + 1, stop at first misfit",
             "same_tokens": "baseline allowance = ntok(memscribe context text) for that question and budget",
+            "content_check": "memscribe/content counts a source turn only if >= 50% of its content words "
+            "(judge tokenisation) are in the memory's text + raw",
         },
-        "systems": ["memscribe", *baseline_systems(mem0_ok)],
+        "systems": ["memscribe", "memscribe/content", *baseline_systems(mem0_ok)],
         "mem0": mem0_status,
         "conversations": conv_stats,
         "questions": {
@@ -658,6 +683,7 @@ def run_locomo(
             "add_ms_per_msg_p50": statistics.median(add_ms) if add_ms else 0.0,
             "add_ms_per_msg_p95": percentile(add_ms, 0.95),
             "add_ms_per_msg_mean": 1000 * add_total_s / max(1, add_msgs),
+            "add_actions": dict(add_actions),
             "flush_s_total": flush_s,
             "context_ms": {
                 str(b): {"p50": statistics.median(v), "p95": percentile(v, 0.95)}

@@ -42,6 +42,8 @@ _LABEL = {
 def system_label(system: str) -> str:
     if system == "memscribe":
         return "memscribe"
+    if system == "memscribe/content":
+        return "memscribe, content-checked sources (diagnostic)"
     name, _, mode = system.partition("/")
     return f"{_LABEL.get(name, name)} ({'same tokens' if mode == 'same' else 'full budget'})"
 
@@ -197,7 +199,10 @@ def _locomo_md(sec: dict[str, Any]) -> list[str]:
         "the packed raw turns). Baselines pack `Speaker: text` turns in rank order (each costs its tokens + 1), "
         "given either exactly the tokens memscribe's context used for that question (**same tokens**, the "
         "judge's comparison) or the whole budget (**full budget**). Hybrid = RRF (k=60) of BM25 (matched turns) "
-        "and dense (all turns). Dense and hybrid use memscribe's own embedder.",
+        "and dense (all turns). Dense and hybrid use memscribe's own embedder. The content-checked memscribe row "
+        "is a diagnostic: it credits an evidence turn only when the memory naming it in `sources` also carries "
+        "≥ 50% of the turn's content words (in its text or raw), i.e. it discounts sources whose content was "
+        "not kept (merged near-duplicates, question turns attached to an answer).",
         "",
         f"Mem0: {sec.get('mem0')}",
         "",
@@ -227,6 +232,9 @@ def _locomo_md(sec: dict[str, Any]) -> list[str]:
     ]
     if "audited" in ret:
         lines.append(f"| filter retention of evidence turns (audited) | {_f(ret.get('audited'))} |")
+    if ms.get("add_actions"):
+        acts = ", ".join(f"{k} {v}" for k, v in sorted(ms["add_actions"].items(), key=lambda kv: -kv[1]))
+        lines.append(f"| add() actions over all turns | {acts} |")
     lines += [
         f"| add() ms per message p50 / p95 (per session call ÷ its messages) | {_ms(ms['add_ms_per_msg_p50'])} / {_ms(ms['add_ms_per_msg_p95'])} |",
         f"| flush() (queued verification), total s | {ms['flush_s_total']:.1f} |",

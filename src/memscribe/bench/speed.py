@@ -433,6 +433,17 @@ def dir_size(path: Path) -> int:
     return sum(p.stat().st_size for p in Path(path).rglob("*") if p.is_file())
 
 
+def _store_bytes(home: Path, store_url: str | None) -> int | None:
+    """Bytes on disk of the store: the home folder, or the SQLite file (+ WAL) of a ``sqlite:///`` URL;
+    None for a server store."""
+    if store_url is None:
+        return dir_size(home)
+    if store_url.startswith("sqlite:///"):
+        db = Path(store_url[len("sqlite:///") :])
+        return sum(p.stat().st_size for p in db.parent.glob(db.name + "*") if p.is_file())
+    return None
+
+
 def knn_topk(matrix: np.ndarray, q: np.ndarray, k: int = 20) -> np.ndarray:
     """Brute-force cosine top-k (rows are normalised): matrix product + argpartition, sorted best first."""
     sims = matrix @ q
@@ -779,10 +790,7 @@ def _measure_scale(
         mem.close()
 
     # ---- disk and cold start
-    if store_url is None:
-        res["store_bytes"] = dir_size(home)
-    else:
-        res["store_bytes"] = None
+    res["store_bytes"] = _store_bytes(home, store_url)
     res["raw_payload_bytes"] = built["text_bytes"] + matrix.nbytes
     res["store_vs_raw_payload"] = (
         _ratio(res["store_bytes"] or 0, res["raw_payload_bytes"]) if res["store_bytes"] else None
@@ -796,6 +804,13 @@ def _measure_scale(
     prog.remove_task(task)
     res["cold_vs_baseline"] = _ratio(res["cold_start"]["total_ms"], res["cold_start_baseline"]["total_ms"])
     npy.unlink()
+    if store_url is not None:  # a store that outlives the run: erase the benchmark's users from it
+        mem = Memory(home=home, store=store_url, embedder=embedder)
+        try:
+            for u in (user, user + "-raw"):
+                mem.store.forget_user(u)
+        finally:
+            mem.close()
     del matrix, built
     return res
 

