@@ -129,6 +129,7 @@ MergeDecision = Add | Noop | Merge | Update | Supersede | Link
 
 class VerifyResult(_Decision):
     memory_id: str
+    version: int  # the version that was checked: a result about an older version is not acted on
     ok: bool
     rank: int | None
     reason: str

@@ -473,7 +473,9 @@ def run_locomo(
 ) -> dict[str, Any]:
     """Run the LoCoMo evidence-recall benchmark; write results/report/plots to ``out_dir`` when given."""
     from memscribe import Memory
+    from memscribe.bench import report
 
+    commit = report.git_commit()
     console = console or Console()
     budgets = sorted({int(b) for b in budgets})
     if not budgets or budgets[0] < 1:
@@ -650,6 +652,7 @@ def run_locomo(
         for b in budgets
     }
     res: dict[str, Any] = {
+        "commit_at_start": commit,
         "settings": {
             "data": str(data),
             "budgets": budgets,
@@ -713,8 +716,6 @@ def run_locomo(
         ],
         "elapsed_s": time.perf_counter() - t_run,
     }
-    from memscribe.bench import report
-
     report.print_locomo(res, console)
     if out_dir is not None:
         report.write_section("locomo", res, Path(out_dir), console)

@@ -111,9 +111,12 @@ def write_section(name: str, result: dict[str, Any], out_dir: Path, console: Con
             doc = json.loads(path.read_text(encoding="utf-8"))
         except json.JSONDecodeError:
             doc = {}
+    at_write = git_commit()
     doc[name] = {
         "meta": {
-            "commit": git_commit(),
+            # the code that ran is the code at the start of the run (the tree may change while it runs)
+            "commit": result.get("commit_at_start") or at_write,
+            "commit_at_write": at_write,
             "written_at": datetime.now(UTC).isoformat(timespec="seconds"),
             "machine": machine_info(),
         },

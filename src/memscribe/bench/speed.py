@@ -819,8 +819,10 @@ def run_speed(
     ns: list[int], out_dir: Path | None = None, console: Console | None = None, store_url: str | None = None
 ) -> dict[str, Any]:
     """Measure memscribe at each scale in ``ns`` next to its baselines; write results/report/plots to ``out_dir``."""
+    from memscribe.bench import report
     from memscribe.providers.embedders import make_embedder
 
+    commit = report.git_commit()
     console = console or Console()
     ns = [int(n) for n in ns]
     if not ns or min(ns) < 1:
@@ -854,6 +856,7 @@ def run_speed(
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     res = {
+        "commit_at_start": commit,
         "settings": {
             "scales": ns,
             "store": store_url or "sqlite (default, temp folder)",
@@ -873,8 +876,6 @@ def run_speed(
         "scales": scales,
         "elapsed_s": time.perf_counter() - t_run,
     }
-    from memscribe.bench import report
-
     report.print_speed(res, console)
     if out_dir is not None:
         report.write_section("speed", res, Path(out_dir), console)

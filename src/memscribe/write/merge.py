@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from memscribe.config import WriteConfig
 from memscribe.decisions import Add, Candidate, Link, Merge, MergeDecision, Supersede
 from memscribe.models import MemoryRecord
+from memscribe.text import keyword_terms
 
 __all__ = ["Neighbour", "decide_merge", "distinguishing"]
 
@@ -56,11 +57,21 @@ def _anchors(structured: dict) -> set[str]:
     return out
 
 
+_TIME_WORDS = frozenset(
+    ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "today", "tomorrow", "yesterday", "week", "month", "year", "am", "pm", "morning", "afternoon", "evening", "night", "user"]
+)
+
+
+def _topic_terms(text: str) -> set[str]:
+    return {t for t in keyword_terms(text) if len(t) >= 2 and not t.isdigit() and t not in _TIME_WORDS}
+
+
 def decide_merge(c: Candidate, neighbours: list[Neighbour], cfg: WriteConfig) -> MergeDecision:
     same_subject = [n for n in neighbours if n.record.structured.get("subject", "user") == c.subject]
     same_subject.sort(key=lambda n: -n.similarity)
     cand_anchors = _anchors(c.structured)
     cand_dist = _cand_distinguishing(c)
+    cand_topic = _topic_terms(c.raw)
 
     for n in same_subject:
         r = n.record
@@ -89,7 +100,14 @@ def decide_merge(c: Candidate, neighbours: list[Neighbour], cfg: WriteConfig) ->
             and cand_dist <= distinguishing(r)
         ):
             return Merge(target=r.id, why="says the same thing again", similarity=round(n.similarity, 4))
-        shares_anchor = bool(cand_anchors & _anchors(r.structured))
+        shares_anchor = (
+            bool(cand_anchors & _anchors(r.structured)) or len(cand_topic & _topic_terms(r.raw)) >= 2
+        )
+        closes_task = (
+            c.structured.get("status") in ("done", "cancelled") and r.structured.get("status") == "pending"
+        )
+        if closes_task and r.kind.value in ("task", "plan") and len(cand_topic & _topic_terms(r.raw)) >= 1:
+            return Supersede(target=r.id, why=f"task {c.structured.get('status')}")
         if c.change and shares_anchor and r.kind == c.kind:
             return Supersede(target=r.id, why="stated change of an earlier fact")
         if c.change and shares_anchor and {r.kind.value, c.kind.value} <= {"plan", "event", "task"}:

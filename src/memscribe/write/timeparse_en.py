@@ -411,7 +411,9 @@ def _explicit(c: Ctx, a: int, b: int, y: int | None, mo: int | None, d: int, pos
     if y is None:
         y = c.base.year
         cand, tense = mkdate(y, mo, d), c.tense(pos)
-        if cand is not None and tense < 0 and cand > c.base:
+        # A past-tense sentence about a date a few weeks ahead is usually a change of plan
+        # ("was rescheduled to May 14"), not last year: only a date far ahead flips the year.
+        if cand is not None and tense < 0 and cand > c.base + timedelta(days=60):
             y -= 1
         elif cand is not None and tense > 0 and cand < c.base:
             y += 1

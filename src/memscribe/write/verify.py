@@ -38,9 +38,19 @@ def verify_memory(mem: Memory, memory_id: str) -> VerifyResult | None:
     ids = [h.record.id for h in hits[:k]]
     if rec.id in ids:
         return VerifyResult(
-            memory_id=rec.id, ok=True, rank=ids.index(rec.id) + 1, reason="found by its own text"
+            memory_id=rec.id,
+            version=rec.version,
+            ok=True,
+            rank=ids.index(rec.id) + 1,
+            reason="found by its own text",
         )
-    return VerifyResult(memory_id=rec.id, ok=False, rank=None, reason=f"not in the top {k} for its own text")
+    return VerifyResult(
+        memory_id=rec.id,
+        version=rec.version,
+        ok=False,
+        rank=None,
+        reason=f"not in the top {k} for its own text",
+    )
 
 
 def run_verify_job(mem: Memory, job: dict[str, Any]) -> None:
@@ -48,31 +58,34 @@ def run_verify_job(mem: Memory, job: dict[str, Any]) -> None:
     result = verify_memory(mem, payload["memory_id"])
     if result is None:
         return
-    now = datetime.now(UTC)
-    rec = mem.store.get_memory(result.memory_id)
-    assert rec is not None
-    audit = AuditEvent(
-        ts=now,
-        user_id=rec.user_id,
-        memory_id=rec.id,
-        stage="verify",
-        action="ok" if result.ok else "fail",
-        reason=result.reason,
-        scores={"rank": float(result.rank or 0)},
-    )
-    if result.ok:
-        if rec.structured.get("needs_reindex"):
-            fixed = rec.model_copy(
-                update={"structured": {k: v for k, v in rec.structured.items() if k != "needs_reindex"}}
-            )
-            mem.store.put_memory(fixed)
-        mem.store.add_audit([audit])
-        return
     attempt = int(payload.get("attempt", 1))
+    checked = mem.store.get_memory(result.memory_id)
+    vec = None
+    if checked is not None and not result.ok and attempt == 1:
+        vec = mem.worker_embedder.embed_passages([checked.text])[0]  # outside the transaction: slow
+    now = datetime.now(UTC)
     with mem.store.atomic():
-        if attempt == 1:
+        # Re-read inside the transaction: the memory may have been merged, superseded or edited while we
+        # searched; a verdict about an older version must not overwrite the newer one.
+        rec = mem.store.get_memory(result.memory_id)
+        if rec is None or rec.status != Status.active or rec.version != result.version:
+            return
+        audit = AuditEvent(
+            ts=now,
+            user_id=rec.user_id,
+            memory_id=rec.id,
+            stage="verify",
+            action="ok" if result.ok else "fail",
+            reason=result.reason,
+            scores={"rank": float(result.rank or 0)},
+        )
+        if result.ok:
+            if rec.structured.get("needs_reindex"):
+                cleared = {k: v for k, v in rec.structured.items() if k != "needs_reindex"}
+                mem.store.put_memory(rec.model_copy(update={"structured": cleared}))
+            mem.store.add_audit([audit])
+        elif attempt == 1:
             flagged = rec.model_copy(update={"structured": {**rec.structured, "needs_reindex": True}})
-            vec = mem.worker_embedder.embed_passages([flagged.text])[0]
             mem.store.put_memory(flagged, vector=vec, keyword_text=keyword_text_for(flagged))
             mem.store.enqueue("verify", {"memory_id": rec.id, "user_id": rec.user_id, "attempt": 2})
             mem.store.add_audit(
