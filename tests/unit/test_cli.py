@@ -1,0 +1,74 @@
+"""The CLI is a thin shell over the API: every command runs, --json is machine-readable."""
+
+import json
+import re
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from memscribe.interfaces.cli import app
+
+runner = CliRunner()
+README = Path(__file__).parents[2] / "README.md"
+
+
+def run(*args):
+    res = runner.invoke(app, [str(a) for a in args], catch_exceptions=False)
+    assert res.exit_code == 0, res.output
+    return res.output
+
+
+def test_cli_end_to_end(tmp_path):
+    home = ["--home", tmp_path]
+    out = json.loads(
+        run(
+            "add",
+            "I live in Boston with my partner.",
+            "-u",
+            "u1",
+            "--at",
+            "2026-01-05T10:00:00+00:00",
+            "--json",
+            *home,
+        )
+    )
+    mid = out["items"][0]["memory_id"]
+    run("add", "We moved to Denver last week!", "-u", "u1", "--at", "2026-03-05T10:00:00+00:00", *home)
+    hits = json.loads(run("search", "Which city do I live in?", "-u", "u1", "--json", *home))
+    assert "Denver" in hits[0]["memory"]["text"]
+    assert "Denver" in run("context", "where do I live", "-u", "u1", "--budget", "200", *home)
+    listed = json.loads(run("list", "-u", "u1", "--status", "all", "--json", *home))
+    assert {r["status"] for r in listed} == {"active", "superseded"}
+    assert json.loads(run("show", mid, "--json", *home))["status"] == "superseded"
+    assert len(json.loads(run("history", mid, "--json", *home))) == 2
+    assert any(e["stage"] == "filter" for e in json.loads(run("why", mid, "--json", *home)))
+    run("rollback", mid, "1", *home)
+    run("delete", mid, *home)
+    export = tmp_path / "out.jsonl"
+    run("export", "--out", export, *home)
+    assert len(export.read_text().splitlines()) == 2
+    other = tmp_path / "other"
+    run("import", export, "--home", other)
+    assert json.loads(run("stats", "--json", "--home", other))["memories_by_status"]
+    run("forget", "-u", "u1", "--yes", *home)
+    assert json.loads(run("list", "-u", "u1", "--status", "all", "--json", *home)) == []
+    run("reindex", *home)
+
+
+def test_cli_bad_input_is_a_clean_error(tmp_path):
+    res = runner.invoke(app, ["add", "   ", "-u", "u1", "--home", str(tmp_path)])
+    assert res.exit_code == 2
+    assert "error" in res.output and "Traceback" not in res.output
+
+
+def test_demo_runs_offline(tmp_path):
+    out = run("demo", "--home", tmp_path / "demo")
+    assert "supersede" in out and "merge" in out and "drop" in out
+    assert "13812345678" not in out and "sk-live" not in out
+
+
+def test_every_command_is_documented_in_the_readme():
+    text = README.read_text(encoding="utf-8")
+    commands = [c.name or c.callback.__name__ for c in app.registered_commands]
+    missing = [c for c in commands if not re.search(rf"memscribe {re.escape(c)}\b", text)]
+    assert not missing, f"README does not show: {missing}"
