@@ -61,3 +61,47 @@ def test_newer_schema_is_refused(tmp_path):
     s.close()
     with pytest.raises(MigrationError):
         SQLiteStore(tmp_path / "m.db")
+
+
+def test_vector_cache_matches_the_sql_scan_and_follows_other_connections(tmp_path):
+    """Large scopes are searched from an in-process matrix; it must return exactly what SQL returns,
+    including after status changes and writes made through another connection (another process)."""
+    from memscribe.models import Status
+
+    a = SQLiteStore(tmp_path / "m.db")
+    b = SQLiteStore(tmp_path / "m.db")
+    a._vectors.min_size = 10
+    for i in range(40):
+        rec = make_record(f"m{i}", text=f"memory {i}")
+        with b.atomic():
+            b.put_memory(rec, vector=unit_vector(i), keyword_text=rec.text)
+
+    def sql_scan(q, k, statuses=("active",)):
+        a._vectors.min_size = 10**9
+        a._vectors.drop("u1")
+        try:
+            return a.vector_search("u1", q, k=k, statuses=statuses)
+        finally:
+            a._vectors.min_size = 10
+
+    q = unit_vector(7)
+    cached = a.vector_search("u1", q, k=5)
+    assert "u1" in a._vectors._scopes
+    assert [i for i, _ in cached] == [i for i, _ in sql_scan(q, 5)]
+    assert cached[0][0] == "m7"
+    # another connection archives m7 and adds m40 close to the query
+    with b.atomic():
+        b.put_memory(make_record("m7", text="memory 7", status=Status.archived))
+        b.put_memory(make_record("m40", text="memory 40"), vector=unit_vector(7), keyword_text="memory 40")
+    a._vectors.min_size = 10
+    after = a.vector_search("u1", q, k=5)
+    assert after[0][0] == "m40"
+    assert "m7" not in [i for i, _ in after]
+    assert [i for i, _ in after] == [i for i, _ in sql_scan(q, 5)]
+    assert a.vector_search("u1", q, k=3, statuses=("active", "archived"))[0][1] == pytest.approx(
+        1.0, abs=1e-5
+    )
+    b.forget_user("u1")
+    assert a.vector_search("u1", q, k=5) == []
+    a.close()
+    b.close()

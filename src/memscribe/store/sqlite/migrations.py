@@ -29,15 +29,20 @@ MIGRATIONS: list[tuple[int, str, str]] = [
             superseded_by TEXT,
             created_at TEXT NOT NULL, updated_at TEXT NOT NULL, created_ts REAL NOT NULL,
             last_accessed_at TEXT, access_count INTEGER NOT NULL DEFAULT 0,
-            expire_at TEXT, version INTEGER NOT NULL
+            expire_at TEXT, version INTEGER NOT NULL,
+            -- store-wide write sequence: lets an in-process vector cache catch up with changed rows only
+            vseq INTEGER NOT NULL DEFAULT 0
         );
         CREATE INDEX memories_scope ON memories (user_id, status);
         CREATE INDEX memories_time ON memories (user_id, time_start_ts);
+        CREATE INDEX memories_vseq ON memories (user_id, vseq);
         -- the vector of a memory, keyed by memories.pk; user_id kept here so a scope scan never joins
         CREATE TABLE memory_vectors (pk INTEGER PRIMARY KEY, user_id TEXT NOT NULL, embedding BLOB NOT NULL);
         CREATE INDEX memory_vectors_user ON memory_vectors (user_id);
         -- keyword index: jieba-segmented text, porter stemming for English, rowid = memories.pk
-        CREATE VIRTUAL TABLE memories_fts USING fts5 (terms, tokenize = 'porter unicode61 remove_diacritics 2');
+        -- scope is a token derived from user_id: MATCH intersects it in the index, so a common word in a
+        -- store of many users never makes FTS5 score every user's documents
+        CREATE VIRTUAL TABLE memories_fts USING fts5 (scope, terms, tokenize = 'porter unicode61 remove_diacritics 2');
         CREATE TABLE versions (
             memory_id TEXT NOT NULL, version INTEGER NOT NULL, record TEXT NOT NULL,
             reason TEXT NOT NULL, actor TEXT NOT NULL, created_at TEXT NOT NULL, user_id TEXT NOT NULL,
@@ -86,6 +91,7 @@ MIGRATIONS: list[tuple[int, str, str]] = [
         );
         CREATE INDEX vault_memory ON vault (memory_id);
         CREATE INDEX vault_user ON vault (user_id);
+        INSERT INTO meta VALUES ('vseq', '0');
         """,
     ),
 ]

@@ -7,6 +7,7 @@ cannot load extensions with ``sqlite3``; apsw wheels carry a current SQLite and 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import threading
 import time
@@ -25,6 +26,7 @@ from memscribe.errors import ConcurrencyError, EmbedderMismatch, MigrationError,
 from memscribe.models import AuditEvent, MemoryRecord, Version
 from memscribe.store.base import Job
 from memscribe.store.sqlite.migrations import LATEST, MIGRATIONS
+from memscribe.store.sqlite.vector_cache import VectorCache
 
 __all__ = ["SQLiteStore"]
 
@@ -47,6 +49,10 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
+def _scope_token(user_id: str) -> str:
+    return "s" + hashlib.sha1(user_id.encode("utf-8", "surrogatepass")).hexdigest()[:20]
+
+
 class SQLiteStore:
     """Store contract over SQLite. Thread-safe: one connection guarded by a re-entrant lock."""
 
@@ -58,6 +64,7 @@ class SQLiteStore:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.RLock()
         self._depth = 0
+        self._vectors = VectorCache()
         try:
             self._conn = apsw.Connection(str(self.path))
             self._conn.enable_load_extension(True)
@@ -250,6 +257,10 @@ class SQLiteStore:
                     "access_count=?, expire_at=?, version=? WHERE pk=?",
                     (*values, pk),
                 )
+            seq = self._exec(
+                "UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key='vseq' RETURNING value"
+            )
+            self._exec("UPDATE memories SET vseq=? WHERE pk=?", (int(seq[0][0]), pk))
             if vector is not None:
                 blob = np.asarray(vector, dtype=np.float32).tobytes()
                 self._exec(
@@ -259,7 +270,10 @@ class SQLiteStore:
                 )
             if keyword_text is not None:
                 self._exec("DELETE FROM memories_fts WHERE rowid=?", (pk,))
-                self._exec("INSERT INTO memories_fts (rowid, terms) VALUES (?, ?)", (pk, keyword_text))
+                self._exec(
+                    "INSERT INTO memories_fts (rowid, scope, terms) VALUES (?, ?, ?)",
+                    (pk, _scope_token(rec.user_id), keyword_text),
+                )
             self._exec("DELETE FROM links WHERE src=?", (rec.id,))
             for link in rec.links:
                 self._exec(
@@ -400,6 +414,26 @@ class SQLiteStore:
         self, user_id: str, query: np.ndarray, *, k: int, statuses: Sequence[str] = ("active",)
     ) -> list[tuple[str, float]]:
         """Exact cosine KNN inside one user's scope (sqlite-vec's distance over the scope's vectors)."""
+        with self._lock:
+            seq_row = self._exec("SELECT max(vseq) FROM memories WHERE user_id=?", (user_id,))
+            seq = seq_row[0][0]
+            if seq is None:
+                self._vectors.drop(user_id)
+                return []
+            matrix = self._vectors.get(
+                user_id,
+                int(seq),
+                lambda: int(
+                    self._exec("SELECT count(*) FROM memory_vectors WHERE user_id=?", (user_id,))[0][0]
+                ),
+                lambda since: self._exec(
+                    "SELECT m.pk, m.id, m.status, v.embedding FROM memories m JOIN memory_vectors v ON v.pk = m.pk "
+                    "WHERE m.user_id=? AND m.vseq > ?",
+                    (user_id, since),
+                ),
+            )
+            if matrix is not None:
+                return matrix.search(query, k, statuses)
         q = np.asarray(query, dtype=np.float32).tobytes()
         rows = self._exec(
             "SELECT m.id, vec_distance_cosine(v.embedding, ?) AS d FROM memory_vectors v "
@@ -416,13 +450,25 @@ class SQLiteStore:
         terms = [t for t in terms if t.strip()]
         if not terms:
             return []
-        match = " OR ".join('"' + t.replace('"', '""') + '"' for t in terms[:64])
-        rows = self._exec(
-            "SELECT m.id, bm25(memories_fts) AS s FROM memories_fts JOIN memories m ON m.pk = memories_fts.rowid "
-            f"WHERE memories_fts MATCH ? AND m.user_id = ? AND m.status IN ({','.join('?' * len(statuses))}) "
-            "ORDER BY s LIMIT ?",
-            (match, user_id, *statuses, k),
-        )
+        words = " OR ".join('"' + t.replace('"', '""') + '"' for t in terms[:64])
+        match = f'scope : "{_scope_token(user_id)}" AND terms : ({words})'
+        marks = ",".join("?" * len(statuses))
+        limit = 4 * k + 50
+        while True:
+            # FTS5 ranks inside the index (its top-k path); the join only drops other statuses, so ask
+            # for more than k and widen when too many of the best are archived or superseded.
+            rows = self._exec(
+                "SELECT m.id, f.s FROM (SELECT rowid, bm25(memories_fts, 0.0, 1.0) AS s FROM memories_fts "
+                "WHERE memories_fts MATCH ? ORDER BY s LIMIT ?) f JOIN memories m ON m.pk = f.rowid "
+                f"WHERE m.user_id = ? AND m.status IN ({marks}) ORDER BY f.s LIMIT ?",
+                (match, limit, user_id, *statuses, k),
+            )
+            if len(rows) >= k or limit >= 1 << 22:
+                break
+            total = self._exec("SELECT count(*) FROM memories_fts WHERE memories_fts MATCH ?", (match,))[0][0]
+            if total <= limit:
+                break
+            limit *= 8
         # FTS5's bm25() is negative (lower is better); report the positive score.
         return [(r[0], -float(r[1])) for r in rows]
 
@@ -703,6 +749,7 @@ class SQLiteStore:
             for pk in pks:
                 self._exec("DELETE FROM memories_fts WHERE rowid=?", (pk,))
             self._exec("DELETE FROM memory_vectors WHERE user_id=?", (user_id,))
+            self._vectors.drop(user_id)
             self._exec("DELETE FROM memories WHERE user_id=?", (user_id,))
             for table in (
                 "versions",
