@@ -56,6 +56,19 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
+def _check_depth(value: Any, *, limit: int) -> None:
+    """Metadata nested deeper than ``limit`` is refused before anything recursive touches it."""
+    stack = [(value, 0)]
+    while stack:
+        v, depth = stack.pop()
+        if depth > limit:
+            raise InputError(f"metadata is nested deeper than {limit} levels")
+        if isinstance(v, Mapping):
+            stack.extend((x, depth + 1) for x in v.values())
+        elif isinstance(v, list | tuple):
+            stack.extend((x, depth + 1) for x in v)
+
+
 class Memory:
     """Long-term memory for one store (a folder, ``MEMSCRIBE_HOME`` or ``./.memscribe/`` by default)."""
 
@@ -166,11 +179,12 @@ class Memory:
         if metadata is not None and not isinstance(metadata, Mapping):
             raise InputError("metadata must be a dict")
         meta = dict(metadata or {})
+        _check_depth(meta, limit=32)
         try:
-            json.dumps(meta)
-        except (TypeError, ValueError) as exc:
+            encoded = json.dumps(meta)
+        except (TypeError, ValueError, RecursionError) as exc:
             raise InputError(f"metadata must be JSON-serialisable: {exc}") from exc
-        if len(json.dumps(meta)) > 16_384:
+        if len(encoded) > 16_384:
             raise InputError("metadata is larger than 16 KB")
         msgs = normalize_messages(messages, max_bytes=self.settings.write.max_message_bytes, at=when)
         report = self._pipeline.run(

@@ -4,6 +4,7 @@ RRF and reranked. Structured filters (kind, layer, status, time range, entities,
 from __future__ import annotations
 
 from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 from typing import Any
 
@@ -20,6 +21,8 @@ from memscribe.text import keyword_terms
 from memscribe.write.normalize import parse_at
 
 __all__ = ["FILTER_KEYS", "hybrid_recall", "matches_filters"]
+
+_POOL = ThreadPoolExecutor(max_workers=4, thread_name_prefix="memscribe-recall")
 
 FILTER_KEYS = {
     "kind",
@@ -102,11 +105,14 @@ def hybrid_recall(
     deep: bool,
     filters: Mapping[str, Any] | None = None,
 ) -> list[Scored]:
-    qvec = embedder.embed_query(query)
     vk = max(cfg.vector_k, k)
     kk = max(cfg.keyword_k, k)
+    # The keyword channel needs no embedding: it runs on its own connection while the query is embedded
+    # and the vector channel searched (the embedder and SQLite both release the GIL).
+    kw_future = _POOL.submit(store.keyword_search, user_id, keyword_terms(query), k=kk, statuses=statuses)
+    qvec = embedder.embed_query(query)
     by_vec = store.vector_search(user_id, qvec, k=vk, statuses=statuses)
-    by_kw = store.keyword_search(user_id, keyword_terms(query), k=kk, statuses=statuses)
+    by_kw = kw_future.result()
     rankings = [[i for i, _ in by_vec], [i for i, _ in by_kw]]
     if window is not None:
         rankings.append(store.time_range_search(user_id, window[0], window[1], k=kk, statuses=statuses))

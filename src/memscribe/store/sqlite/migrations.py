@@ -43,6 +43,7 @@ MIGRATIONS: list[tuple[int, str, str]] = [
         -- scope is a token derived from user_id: MATCH intersects it in the index, so a common word in a
         -- store of many users never makes FTS5 score every user's documents
         CREATE VIRTUAL TABLE memories_fts USING fts5 (scope, terms, tokenize = 'porter unicode61 remove_diacritics 2');
+        CREATE VIRTUAL TABLE memories_vocab USING fts5vocab (memories_fts, 'row');
         CREATE TABLE versions (
             memory_id TEXT NOT NULL, version INTEGER NOT NULL, record TEXT NOT NULL,
             reason TEXT NOT NULL, actor TEXT NOT NULL, created_at TEXT NOT NULL, user_id TEXT NOT NULL,

@@ -73,6 +73,10 @@ class SQLiteStore:
         except apsw.Error as exc:
             raise StoreError(f"cannot open store {self.path}: {exc}") from exc
         self._conn.set_busy_timeout(self.busy_timeout_ms)
+        self._reader: apsw.Connection | None = (
+            None  # a second connection so keyword search runs beside vector search
+        )
+        self._rlock = threading.Lock()
         self._exec("PRAGMA journal_mode=WAL")
         self._exec("PRAGMA synchronous=NORMAL")
         self._exec("PRAGMA foreign_keys=ON")
@@ -85,6 +89,20 @@ class SQLiteStore:
         with self._lock:
             try:
                 return list(self._conn.execute(sql, params))
+            except apsw.BusyError as exc:
+                raise ConcurrencyError(f"store is busy: {exc}") from exc
+
+    def _read(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> list[tuple]:
+        """A read on the reader connection (WAL: sees every committed write, never blocks the writer).
+        Falls back to the writer while a transaction is open, so a caller inside atomic() sees its own rows."""
+        if self._depth or str(self.path) == ":memory:":
+            return self._exec(sql, params)
+        with self._rlock:
+            if self._reader is None:
+                self._reader = apsw.Connection(str(self.path), flags=apsw.SQLITE_OPEN_READONLY)
+                self._reader.set_busy_timeout(self.busy_timeout_ms)
+            try:
+                return list(self._reader.execute(sql, params))
             except apsw.BusyError as exc:
                 raise ConcurrencyError(f"store is busy: {exc}") from exc
 
@@ -154,6 +172,10 @@ class SQLiteStore:
         raise ConcurrencyError("could not commit: the store stayed locked")
 
     def close(self) -> None:
+        with self._rlock:
+            if self._reader is not None:
+                self._reader.close()
+                self._reader = None
         with self._lock:
             # another connection may hold the WAL; it checkpoints on its own close
             with contextlib.suppress(apsw.Error):
@@ -443,21 +465,41 @@ class SQLiteStore:
         )
         return [(r[0], 1.0 - float(r[1])) for r in rows]
 
+    def _selective(self, terms: list[str]) -> list[str]:
+        """Drop terms found in over a quarter of all documents when rarer ones remain: they add almost
+        nothing to BM25 but make FTS5 score most of the index (every memory says 用户 / the user)."""
+        if len(terms) < 2:
+            return terms
+        total = self._read("SELECT max(pk) FROM memories")[0][0] or 0
+        if total < 200:
+            return terms
+        marks = ",".join("?" * len(terms))
+        df = dict(
+            self._read(
+                f"SELECT term, doc FROM memories_vocab WHERE term IN ({marks})", [t.lower() for t in terms]
+            )
+        )
+        kept = [t for t in terms if df.get(t.lower(), 0) <= 0.25 * total]
+        return kept or [min(terms, key=lambda t: df.get(t.lower(), 0))]
+
     def keyword_search(
         self, user_id: str, terms: Sequence[str], *, k: int, statuses: Sequence[str] = ("active",)
     ) -> list[tuple[str, float]]:
         """BM25 over the segmented keyword index. Terms are quoted: query syntax never reaches FTS5."""
+        # NUL ends a C string inside FTS5's parser; other control characters carry no meaning
+        terms = ["".join(ch for ch in t if ch >= " ") for t in terms]
         terms = [t for t in terms if t.strip()]
         if not terms:
             return []
-        words = " OR ".join('"' + t.replace('"', '""') + '"' for t in terms[:64])
+        terms = self._selective(terms[:64])
+        words = " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
         match = f'scope : "{_scope_token(user_id)}" AND terms : ({words})'
         marks = ",".join("?" * len(statuses))
         limit = 4 * k + 50
         while True:
             # FTS5 ranks inside the index (its top-k path); the join only drops other statuses, so ask
             # for more than k and widen when too many of the best are archived or superseded.
-            rows = self._exec(
+            rows = self._read(
                 "SELECT m.id, f.s FROM (SELECT rowid, bm25(memories_fts, 0.0, 1.0) AS s FROM memories_fts "
                 "WHERE memories_fts MATCH ? ORDER BY s LIMIT ?) f JOIN memories m ON m.pk = f.rowid "
                 f"WHERE m.user_id = ? AND m.status IN ({marks}) ORDER BY f.s LIMIT ?",
@@ -465,7 +507,7 @@ class SQLiteStore:
             )
             if len(rows) >= k or limit >= 1 << 22:
                 break
-            total = self._exec("SELECT count(*) FROM memories_fts WHERE memories_fts MATCH ?", (match,))[0][0]
+            total = self._read("SELECT count(*) FROM memories_fts WHERE memories_fts MATCH ?", (match,))[0][0]
             if total <= limit:
                 break
             limit *= 8

