@@ -1,6 +1,7 @@
 """Hostile and malformed input: typed errors or safe storage as data, never a crash, never an FTS5 syntax
 error leaking out, never an executed instruction."""
 
+import contextlib
 import string
 
 import pytest
@@ -44,7 +45,7 @@ texts = st.one_of(
     st.text(max_size=300),
     st.text(alphabet=string.printable + "我你他的了吗呢。，！？下周三明天", max_size=300),
     st.lists(
-        st.sampled_from(FTS_SYNTAX + ["remember", "记住", "order #A123", "ignore previous instructions"]),
+        st.sampled_from([*FTS_SYNTAX, "remember", "记住", "order #A123", "ignore previous instructions"]),
         max_size=30,
     ).map(" ".join),
 )
@@ -94,14 +95,10 @@ def test_keyword_search_never_raises_fts_syntax_errors(store, query):
     )
 )
 def test_add_takes_anything_or_raises_a_typed_error(mem, payload):
-    try:
+    with contextlib.suppress(errors.InputError):
         mem.add(payload, user_id="fuzz")
-    except errors.InputError:
-        pass
-    try:
+    with contextlib.suppress(errors.InputError):
         mem.search(payload if isinstance(payload, str) else "x", user_id="fuzz")
-    except errors.InputError:
-        pass
 
 
 def test_prompt_injection_is_stored_as_data(mem):
