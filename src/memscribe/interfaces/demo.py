@@ -10,6 +10,7 @@ from importlib import resources
 from pathlib import Path
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 __all__ = ["run_demo"]
@@ -44,14 +45,16 @@ def run_demo(console: Console, home: Path | None = None) -> None:
         sent = mem.store.session_messages(step["session"])[-len(msgs) :]
         for m, row in zip(msgs, sent, strict=True):
             it = by_msg.get(row["message_id"])
-            shown = row["content"] if m["role"] == "user" else f"({m['role']}) {row['content']}"
+            shown = escape(row["content"] if m["role"] == "user" else f"({m['role']}) {row['content']}")
             if it is None:
                 table.add_row(
                     shown, "[dim]context[/dim]", "", "attached to a neighbouring memory or assistant turn"
                 )
                 continue
             style = _STYLE.get(it.action, "white")
-            table.add_row(shown, f"[{style}]{it.action}[/{style}]", it.text or "", "; ".join(it.reasons))
+            table.add_row(
+                shown, f"[{style}]{it.action}[/{style}]", escape(it.text or ""), escape("; ".join(it.reasons))
+            )
     mem.flush()
     console.print(table)
     console.print(
@@ -62,7 +65,7 @@ def run_demo(console: Console, home: Path | None = None) -> None:
     for q in data["queries"]:
         ctx = mem.context(q["q"], user_id=uid, budget_tokens=q["budget"])
         console.rule(f"[bold]context for[/bold] {q['q']}  [dim]({ctx.tokens}/{q['budget']} tokens)[/dim]")
-        console.print(ctx.text or "[dim](nothing relevant)[/dim]")
+        console.print(escape(ctx.text) if ctx.text else "[dim](nothing relevant)[/dim]")
     mem.close()
     console.print(
         f"\n[dim]store: {home} · {time.perf_counter() - t0:.1f}s · try `memscribe list -u {uid} --home {home}`[/dim]"
@@ -76,5 +79,5 @@ def _state_table(mem, uid: str) -> Table:  # type: ignore[no-untyped-def]
     for r in mem.list(user_id=uid, status=None):
         when = r.time_start.isoformat(timespec="minutes") if r.time_start else ""
         style = "dim" if r.status.value != "active" else ""
-        t.add_row(r.status.value, r.kind.value, r.layer.value, when, r.text, style=style)
+        t.add_row(r.status.value, r.kind.value, r.layer.value, when, escape(r.text), style=style)
     return t

@@ -79,7 +79,7 @@ def rerank(
             score += cfg.w_subject
         if not deep and value < cfg.retrieval_value_min:
             continue
-        if score < cfg.min_score:
+        if score < cfg.min_score or relevance < cfg.min_relevance:
             continue
         out.append(
             Scored(
@@ -97,4 +97,7 @@ def rerank(
             )
         )
     out.sort(key=lambda s: -s.score)
+    if out and cfg.relative_relevance > 0:
+        best = max(float(s.why["relevance"]) for s in out)
+        out = [s for s in out if float(s.why["relevance"]) >= cfg.relative_relevance * best]
     return out

@@ -161,6 +161,12 @@ _EN_ADVERB = frozenset(
 _EN_I = re.compile(r"\bI(?:'m| am|'ve| have|'ll|'d)?\b|\bme\b|\bmy\b|\bmine\b|\bmyself\b", re.IGNORECASE)
 _ZH_I = re.compile(r"我(?!们)")
 _PUNCT_END = re.compile(r"[。！？.!?…]$")
+_REMOVED = re.compile(r"\[已移除[^\]]{0,12}\]|\[[a-z ]{1,24} removed\]")
+_RECURRING = re.compile(
+    r"(?:周末|周[一二三四五六日天]|星期[一二三四五六日天]|礼拜[一二三四五六日天]|晚上|早上|下午|上午)"
+    r"|(?:on\s+)?(?:the\s+)?(?:weekends?|mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?)",
+    re.IGNORECASE,
+)
 _CAPS = re.compile(r"\b([A-Z][a-zA-Z'’\-]+(?:\s+(?:of|de|la|the|and|&)?\s*[A-Z][a-zA-Z'’\-]+)*)")
 
 
@@ -331,9 +337,14 @@ class RuleEncoder:
         body_sents = (
             [s.text for s in sentences if s.informative] if conversational else [s.text for s in sentences]
         )
+        # a sentence that only carried a removed sensitive value ("我手机号是[已移除手机号]") says nothing now
+        body_sents = [b for b in body_sents if not _REMOVED.search(b)] or body_sents
         sep = "" if lang == "zh" else " "
         body = sep.join(body_sents).strip() or text.strip()
         mentions = resolve_times(body, at)
+        if trig.signals & {"habit", "preference"}:
+            # "我喜欢周末去钓鱼" / "I deploy on Thursdays": a recurring day, not one date to pin down
+            mentions = [m for m in mentions if not _RECURRING.fullmatch(m.text.strip())]
         tm = primary_time(mentions)
         canonical = rewrite_with_absolute(body, mentions) if mentions else body
         canonical = name_subject(canonical, subject, lang)
