@@ -13,7 +13,7 @@ import threading
 from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from memscribe.config import Settings
 from memscribe.errors import InputError, NotFoundError
@@ -30,6 +30,9 @@ from memscribe.text import count_tokens
 from memscribe.write.normalize import normalize_messages, parse_at, require_user
 from memscribe.write.pipeline import WritePipeline, keyword_text_for
 from memscribe.write.verify import run_verify_job
+
+if TYPE_CHECKING:
+    from memscribe.lifecycle.maintain import MaintenanceReport
 
 __all__ = ["AsyncMemory", "Memory"]
 
@@ -537,6 +540,23 @@ class Memory:
             "queue_depth": self.store.pending_jobs(),
         }
 
+    def maintain(
+        self, *, now: datetime | None = None, dry_run: bool = False, user_id: str | None = None
+    ) -> MaintenanceReport:
+        """Expire TTLs, archive cold memories, decay unconfirmed inferences, merge near-duplicates and
+        consolidate repeated episodes (DESIGN §4). Every change is a version; ``dry_run`` writes nothing."""
+        from memscribe.lifecycle.maintain import run_maintenance
+
+        self.flush()  # access statistics decide what is cold
+        return run_maintenance(
+            self.store,
+            self.embedder,
+            self.settings,
+            now=now or _now(),
+            dry_run=dry_run,
+            user_id=require_user(user_id) if user_id is not None else None,
+        )
+
     def close(self) -> None:
         if self._closed:
             return
@@ -703,6 +723,11 @@ class AsyncMemory:
 
     async def stats(self, *, user_id: str | None = None) -> dict[str, Any]:
         return await self._call(self._sync.stats, user_id=user_id)
+
+    async def maintain(
+        self, *, now: datetime | None = None, dry_run: bool = False, user_id: str | None = None
+    ) -> MaintenanceReport:
+        return await self._call(self._sync.maintain, now=now, dry_run=dry_run, user_id=user_id)
 
     async def close(self) -> None:
         await self._call(self._sync.close)

@@ -283,6 +283,37 @@ def stats(
 
 
 @app.command()
+def maintain(
+    dry_run: bool = typer.Option(False, "--dry-run", help="Report what would change; write nothing"),
+    user: str | None = typer.Option(None, "--user", "-u"),
+    home: Path | None = HomeOpt,
+    as_json: bool = JsonOpt,
+) -> None:
+    """Expire, archive cold memories, merge near-duplicates, consolidate repeated episodes (versioned)."""
+    with _memory(home) as mem:
+        rep = _run(lambda: mem.maintain(dry_run=dry_run, user_id=user))
+    data = rep.model_dump(mode="json")
+    if as_json:
+        _emit(data)
+        return
+    t = Table(title="maintenance" + (" (dry run: nothing written)" if dry_run else ""))
+    t.add_column("change")
+    t.add_column("count", justify="right")
+    for k, v in data.items():
+        if isinstance(v, int | float) and not isinstance(v, bool):
+            t.add_row(k, str(v))
+    console.print(t)
+
+
+@app.command()
+def restore(memory_id: str, home: Path | None = HomeOpt) -> None:
+    """Bring an archived (or deleted) memory back to active."""
+    with _memory(home) as mem:
+        rec = _run(lambda: mem.restore(memory_id))
+    console.print(f"{rec.id} is active again (version {rec.version})")
+
+
+@app.command()
 def reindex(home: Path | None = HomeOpt) -> None:
     """Re-embed every memory with the configured embedder (after changing the embedding model)."""
     from rich.progress import track

@@ -59,6 +59,7 @@ class _Server(ThreadingHTTPServer):
 class _Handler(BaseHTTPRequestHandler):
     server: _Server
     protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True  # headers and body go out as separate writes: no 40 ms delayed-ACK stall
 
     def log_message(self, format: str, *args: Any) -> None:  # quiet
         pass
@@ -214,7 +215,9 @@ class ScriptedLLMServer:
         httpd.owner = self
         self._httpd = httpd
         self._port = int(httpd.server_address[1])
-        self._thread = threading.Thread(target=httpd.serve_forever, name="scripted-llm", daemon=True)
+        self._thread = threading.Thread(
+            target=httpd.serve_forever, kwargs={"poll_interval": 0.02}, name="scripted-llm", daemon=True
+        )
         self._thread.start()
         return self
 

@@ -25,7 +25,7 @@ values never reach the LLM. The prompts tell the model to keep placeholders verb
 from __future__ import annotations
 
 import logging
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from memscribe.config import LLMConfig
@@ -116,6 +116,8 @@ class LLMEncoder:
         sentences: list[Sentence],
         conversational: bool,
     ) -> Candidate:
+        if at.utcoffset() is None:  # as memscribe.write.normalize does: a naive time is UTC
+            at = at.replace(tzinfo=UTC)
         base = self.rules.encode(
             text,
             at=at,
