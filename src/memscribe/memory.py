@@ -10,6 +10,7 @@ import asyncio
 import json
 import logging
 import threading
+import time
 from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
@@ -99,6 +100,8 @@ class Memory:
         self._worker: threading.Thread | None = None
         self._worker_embedder: Embedder | None = None
         self._wake = threading.Event()
+        self._last_write = 0.0
+        self._idle_s = 0.3
         self._stop = threading.Event()
         self._closed = False
         if hasattr(self.store, "requeue_running"):
@@ -131,6 +134,10 @@ class Memory:
         while not self._stop.is_set():
             self._wake.wait(timeout=0.5)
             self._wake.clear()
+            # Background work waits for a pause in writing: during a burst of add() calls it would only
+            # compete with them for the CPU and the GIL. flush() drains the queue at once when asked.
+            while not self._stop.is_set() and time.monotonic() - self._last_write < self._idle_s:
+                self._stop.wait(self._idle_s / 2)
             if self._stop.is_set():
                 break
             try:
@@ -190,6 +197,7 @@ class Memory:
         if len(encoded) > 16_384:
             raise InputError("metadata is larger than 16 KB")
         msgs = normalize_messages(messages, max_bytes=self.settings.write.max_message_bytes, at=when)
+        self._last_write = time.monotonic()
         report = self._pipeline.run(
             msgs,
             user_id=user_id,

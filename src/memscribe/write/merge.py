@@ -111,6 +111,21 @@ def _topic_terms(text: str) -> set[str]:
     return {t for t in keyword_terms(text) if len(t) >= 2 and not t.isdigit() and t not in _TIME_WORDS}
 
 
+# Words that change how something is said, not what: a paraphrase may swap them freely.
+_SOFT = frozenset(
+    """喜欢 爱 爱喝 爱吃 爱看 就 平时 经常 常常 非常 很 真 特别 一般 通常 总是 比较 还是 一直 都 也 超 挺
+    always usually really love loves like likes enjoy enjoys adore prefer prefers just also very so mostly
+    often generally typically actually truly quite pretty totally absolutely am is are was be being""".split()
+)
+
+
+def substitutes(a: str, b: str) -> bool:
+    """True when each text has a content word the other lacks: 对香菜过敏 vs 对乳糖过敏, "can't stand ramen"
+    vs "can't stand dumplings". Embeddings rate such pairs as near-identical; they are different facts."""
+    ta, tb = _topic_terms(a) - _SOFT, _topic_terms(b) - _SOFT
+    return bool(ta - tb) and bool(tb - ta)
+
+
 def decide_merge(c: Candidate, neighbours: list[Neighbour], cfg: WriteConfig) -> MergeDecision:
     same_subject = [n for n in neighbours if n.record.structured.get("subject", "user") == c.subject]
     same_subject.sort(key=lambda n: -n.similarity)
@@ -143,6 +158,7 @@ def decide_merge(c: Candidate, neighbours: list[Neighbour], cfg: WriteConfig) ->
             n.similarity >= cfg.duplicate_similarity
             and not polarity_differs
             and cand_dist <= distinguishing(r)
+            and not substitutes(c.raw, r.raw)
         ):
             return Merge(target=r.id, why="says the same thing again", similarity=round(n.similarity, 4))
         shares_anchor = (

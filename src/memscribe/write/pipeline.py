@@ -24,6 +24,7 @@ from memscribe.providers.embedders import Embedder
 from memscribe.store.base import Store
 from memscribe.text import detect_lang, keyword_terms, segment
 from memscribe.write.clauses import split_sentences
+from memscribe.write.encode_llm import LLMEncoder
 from memscribe.write.encode_rules import RuleEncoder, extract_entities
 from memscribe.write.filter import score_and_route
 from memscribe.write.group import Analysed, Unit, combine, group_units
@@ -58,7 +59,11 @@ class WritePipeline:
         self.embedder = embedder
         self.settings = settings
         self.cfg = settings.write
-        self.encoder = RuleEncoder()
+        self.encoder: RuleEncoder | LLMEncoder = RuleEncoder()
+        if settings.llm.base_url:
+            # any OpenAI-compatible endpoint makes encoding better; it is never required, and any failure
+            # of it falls back to the rule encoder with the reason in the audit log
+            self.encoder = LLMEncoder(settings.llm)
         self._vault_factory = vault_factory
 
     # ------------------------------------------------------------------ analysis (pure per message)
@@ -355,7 +360,10 @@ class WritePipeline:
                     self._audit(
                         "encode",
                         cand.encoder,
-                        f"{cand.kind.value} in {cand.layer.value} memory",
+                        "; ".join(
+                            [f"{cand.kind.value} in {cand.layer.value} memory"]
+                            + [r for r in cand.reasons if r.startswith("llm")]
+                        ),
                         lead.message_id,
                         memory_id=rec.id,
                         now=now,
