@@ -49,7 +49,7 @@ def test_llm_failure_falls_back_to_rules_and_nothing_is_lost(tmp_path):
         assert rep.items[0].action == "add"
         rec = mem.list(user_id="u1")[0]
         assert rec.text == "The user lives in Boston with the user's partner."
-        enc = [e for e in mem.explain(rec.id) if e.stage == "encode"][0]
+        enc = next(e for e in mem.explain(rec.id) if e.stage == "encode")
         assert enc.action.startswith("rules(fallback")
         assert "llm failed" in enc.reason
         mem.close()

@@ -113,9 +113,7 @@ def _topic_terms(text: str) -> set[str]:
 
 # Words that change how something is said, not what: a paraphrase may swap them freely.
 _SOFT = frozenset(
-    """喜欢 爱 爱喝 爱吃 爱看 就 平时 经常 常常 非常 很 真 特别 一般 通常 总是 比较 还是 一直 都 也 超 挺
-    always usually really love loves like likes enjoy enjoys adore prefer prefers just also very so mostly
-    often generally typically actually truly quite pretty totally absolutely am is are was be being""".split()
+    ["喜欢", "爱", "爱喝", "爱吃", "爱看", "就", "平时", "经常", "常常", "非常", "很", "真", "特别", "一般", "通常", "总是", "比较", "还是", "一直", "都", "也", "超", "挺", "always", "usually", "really", "love", "loves", "like", "likes", "enjoy", "enjoys", "adore", "prefer", "prefers", "just", "also", "very", "so", "mostly", "often", "generally", "typically", "actually", "truly", "quite", "pretty", "totally", "absolutely", "am", "is", "are", "was", "be", "being"]
 )
 
 
