@@ -55,8 +55,8 @@ class RecallConfig(_Frozen):
     w_recency: float = 0.2
     w_authority: float = 0.2
     min_score: float = 0.15
-    min_relevance: float = 0.2  # below: noise, whatever its recency or authority
-    relative_relevance: float = 0.0  # keep only hits with relevance >= this share of the best hit's
+    min_relevance: float = 0.3  # below: noise, whatever its recency or authority
+    relative_relevance: float = 0.4  # keep only hits with relevance >= this share of the best hit's
     retrieval_value_min: float = 0.05
     default_limit: int = 10
     context_max_items: int | None = None  # None: fill the budget with everything above min_score

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 import threading
 import time
 from collections.abc import Iterable, Mapping
@@ -112,7 +113,17 @@ class Memory:
         if self._vault_obj is None:
             from memscribe.vault import Vault, load_or_create_key
 
-            self._vault_obj = Vault(load_or_create_key(Path(self.settings.home), self.settings.vault_key))
+            home = Path(self.settings.home)
+            pending = home / "vault.key.next"
+            if not self.settings.vault_key and pending.exists():
+                # a rotation was interrupted: keep whichever key the stored rows were sealed with
+                candidate = Vault(load_or_create_key(home, pending.read_text().strip()))
+                used = {r["key_id"] for r in self.store.all_secrets()}
+                if candidate.key_id in used:
+                    os.replace(pending, home / "vault.key")
+                else:
+                    pending.unlink()
+            self._vault_obj = Vault(load_or_create_key(home, self.settings.vault_key))
         return self._vault_obj
 
     @property
@@ -491,6 +502,54 @@ class Memory:
             for s in self.store.secrets_for(memory_id)
         }
 
+    def backup(self, path: str | Path) -> Path:
+        """A consistent copy of the store while it is in use (SQLite online backup API)."""
+        dest = Path(path)
+        if dest.exists():
+            raise InputError(f"{dest} exists; choose a new file for the backup")
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        self.flush()
+        self.store.backup_to(dest)
+        return dest
+
+    def rotate_vault_key(self) -> str | None:
+        """Re-encrypt every vaulted value under a fresh key; the old key stops working.
+
+        With a key file (the default) the new key replaces it atomically and None is returned. With
+        ``MEMSCRIBE_VAULT_KEY`` the new key is returned once (url-safe base64): set it before restarting.
+        """
+        import base64
+
+        from memscribe.vault import KEY_FILE, Vault
+
+        old = self._vault()
+        new_key = os.urandom(32)
+        new = Vault(new_key)
+        rows = self.store.all_secrets()
+        aads = {}
+        for r in rows:
+            rec = self.store.get_memory(r["memory_id"])
+            aads[r["id"]] = f"{rec.user_id}:{rec.id}" if rec is not None else ""
+        blobs = old.rotate([(r["ciphertext"], aads[r["id"]]) for r in rows], new)
+        encoded = base64.urlsafe_b64encode(new_key).decode()
+        path = Path(self.settings.home) / KEY_FILE
+        pending = path.with_name(KEY_FILE + ".next")
+        if not self.settings.vault_key:
+            # the new key is on disk before any row uses it; renamed into place only after the commit, and
+            # _vault() finishes an interrupted rotation by the key_id the rows carry
+            fd = os.open(pending, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(fd, "w") as fh:
+                fh.write(encoded + "\n")
+                fh.flush()
+                os.fsync(fh.fileno())
+        with self.store.atomic():
+            for r, blob in zip(rows, blobs, strict=True):
+                self.store.replace_secret(r["id"], blob, new.key_id)
+        if not self.settings.vault_key:
+            os.replace(pending, path)
+        self._vault_obj = new
+        return None if not self.settings.vault_key else encoded
+
     def forget(self, *, user_id: str) -> int:
         """Hard erase of everything of this user: memories, vectors, keyword entries, versions, audit, sessions."""
         user_id = require_user(user_id)
@@ -719,6 +778,12 @@ class AsyncMemory:
 
     async def reveal(self, memory_id: str) -> dict[str, str]:
         return await self._call(self._sync.reveal, memory_id)
+
+    async def rotate_vault_key(self) -> str | None:
+        return await self._call(self._sync.rotate_vault_key)
+
+    async def backup(self, path: str | Path) -> Path:
+        return await self._call(self._sync.backup, path)
 
     async def forget(self, *, user_id: str) -> int:
         return await self._call(self._sync.forget, user_id=user_id)

@@ -81,3 +81,37 @@ def test_settings_vault_key_from_env(tmp_path, monkeypatch):
     assert "221B Baker Street" in "".join(mem.reveal(rec.id).values())
     assert not (tmp_path / "vault.key").exists()
     mem.close()
+
+
+def test_vault_rotation_reencrypts_and_the_old_key_stops_working(tmp_path):
+    from memscribe.vault import Vault, load_or_create_key
+
+    mem = Memory(home=tmp_path)
+    mem.add("以后下单都寄这个地址：北京市朝阳区建国路88号", user_id="u1")
+    rec = mem.list(user_id="u1")[0]
+    old_key = load_or_create_key(tmp_path, None)
+    before = mem.store.secrets_for(rec.id)[0]["ciphertext"]
+    assert mem.rotate_vault_key() is None
+    after = mem.store.secrets_for(rec.id)[0]["ciphertext"]
+    assert after != before
+    assert "建国路88号" in mem.reveal(rec.id)["[地址#1]"]
+    with pytest.raises(errors.VaultError):
+        Vault(old_key).decrypt(after, aad=f"u1:{rec.id}")
+    mem.close()
+    assert "建国路88号" in Memory(home=tmp_path).reveal(rec.id)["[地址#1]"]  # the new key file is in place
+
+
+def test_backup_is_a_consistent_copy(tmp_path):
+    mem = Memory(home=tmp_path / "a")
+    mem.add("I live in Boston.", user_id="u1")
+    dest = mem.backup(tmp_path / "b" / "backup.db")
+    mem.add("I love jazz.", user_id="u1")
+    mem.close()
+    from memscribe.store.sqlite import SQLiteStore
+
+    copy = SQLiteStore(dest)
+    assert copy.integrity_check() == "ok"
+    assert [r.text for r in copy.list_memories("u1")] == ["The user lives in Boston."]
+    copy.close()
+    with pytest.raises(errors.InputError):
+        Memory(home=tmp_path / "c").backup(dest)

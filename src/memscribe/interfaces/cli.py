@@ -314,6 +314,61 @@ def restore(memory_id: str, home: Path | None = HomeOpt) -> None:
 
 
 @app.command()
+def backup(path: Path, home: Path | None = HomeOpt) -> None:
+    """Copy the store while it is in use (SQLite online backup). Restore with `memscribe restore-backup`."""
+    with _memory(home) as mem:
+        dest = _run(lambda: mem.backup(path))
+    console.print(f"backup written to {dest}")
+
+
+@app.command("restore-backup")
+def restore_backup(
+    path: Path,
+    home: Path | None = HomeOpt,
+    yes: bool = typer.Option(False, "--yes", help="Replace the current store without asking"),
+) -> None:
+    """Replace the store with a backup made by `memscribe backup` (the current one is kept as .bak)."""
+    from memscribe.config import Settings
+    from memscribe.store.sqlite import SQLiteStore
+
+    s = Settings() if home is None else Settings(home=home)
+    target = s.db_path
+    check = SQLiteStore(path)
+    ok = check.integrity_check()
+    check.close()
+    if ok != "ok":
+        err.print(f"[red]error:[/red] {path} fails the integrity check: {ok}")
+        raise typer.Exit(2)
+    if target.exists() and not yes and not typer.confirm(f"Replace {target} with {path}?"):
+        raise typer.Exit(1)
+    import shutil
+
+    if target.exists():
+        shutil.copy2(target, target.with_suffix(".db.bak"))
+        for suffix in ("-wal", "-shm"):
+            Path(str(target) + suffix).unlink(missing_ok=True)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copy2(path, target)
+    console.print(f"restored {target} from {path}")
+
+
+vault_app = typer.Typer(help="The encrypted vault of necessary sensitive values.", no_args_is_help=True)
+app.add_typer(vault_app, name="vault")
+
+
+@vault_app.command("rotate")
+def vault_rotate(home: Path | None = HomeOpt) -> None:
+    """Re-encrypt every vaulted value under a new key; the old key stops working."""
+    with _memory(home) as mem:
+        new = _run(mem.rotate_vault_key)
+    if new is None:
+        console.print("vault key rotated; the new key replaced the key file")
+    else:
+        console.print("vault key rotated. Set MEMSCRIBE_VAULT_KEY to this value (shown once):")
+        sys.stdout.write(new + "\n")
+
+
+@app.command()
 def reindex(home: Path | None = HomeOpt) -> None:
     """Re-embed every memory with the configured embedder (after changing the embedding model)."""
     from rich.progress import track
