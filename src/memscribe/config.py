@@ -55,7 +55,7 @@ class RecallConfig(_Frozen):
     w_recency: float = 0.2
     w_authority: float = 0.2
     min_score: float = 0.15
-    min_relevance: float = 0.3  # below: noise, whatever its recency or authority
+    min_relevance: float = 0.15  # below: noise, whatever its recency or authority
     relative_relevance: float = 0.4  # keep only hits with relevance >= this share of the best hit's
     retrieval_value_min: float = 0.05
     default_limit: int = 10
