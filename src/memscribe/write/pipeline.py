@@ -249,7 +249,12 @@ class WritePipeline:
     # ------------------------------------------------------------------ merge + store
     def _neighbours(self, user_id: str, cand: Candidate, vec: np.ndarray) -> list[Neighbour]:
         by_vec = self.store.vector_search(user_id, vec, k=8)
-        by_kw = self.store.keyword_search(user_id, keyword_terms(cand.text)[:24], k=5)
+        by_kw: list[tuple[str, float]] = []
+        s = cand.structured
+        if cand.slot or cand.change or any(s.get(k) for k in ("ids", "places", "orgs", "people", "value")):
+            # the keyword channel finds same-entity memories the embedding ranks low (a changed flight to
+            # 成都, order A12345); without an anchor, the vector neighbours are the duplicates that matter
+            by_kw = self.store.keyword_search(user_id, keyword_terms(cand.text)[:24], k=5)
         ids = list(dict.fromkeys([i for i, _ in by_vec] + [i for i, _ in by_kw]))
         if not ids:
             return []
