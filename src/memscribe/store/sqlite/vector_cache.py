@@ -14,65 +14,68 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-try:  # optional: usearch's exact SIMD search; numpy gives the same answer a little slower
-    from usearch.index import MetricKind as _MetricKind
-    from usearch.index import search as _usearch_exact
-
-    _COS = _MetricKind.Cos
-except ImportError:  # pragma: no cover - depends on the install
-    _usearch_exact = None
-    _COS = None
-
 __all__ = ["ScopeMatrix", "VectorCache"]
+
+
+_STATUS_CODES = {"active": 0, "superseded": 1, "archived": 2, "expired": 3, "deleted": 4, "pending_review": 5}
 
 
 @dataclass
 class ScopeMatrix:
+    """One scope's vectors in a growable matrix (capacity doubles: appends are amortised O(1)), with
+    statuses as small integer codes so a status filter is one vectorised comparison."""
+
     seq: int
     dim: int
     ids: list[str] = field(default_factory=list)
-    status: list[str] = field(default_factory=list)
     pos: dict[int, int] = field(default_factory=dict)  # memories.pk -> row
-    mat: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), dtype=np.float32))
+    _mat: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), dtype=np.float32))
+    _codes: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int8))
+
+    @property
+    def n(self) -> int:
+        return len(self.ids)
+
+    @property
+    def mat(self) -> np.ndarray:
+        return self._mat[: self.n]
+
+    def _grow(self, need: int, dim: int) -> None:
+        if self._mat.shape[0] >= need and self._mat.shape[1] == dim:
+            return
+        cap = max(need, 2 * self._mat.shape[0], 1024)
+        mat = np.zeros((cap, dim), dtype=np.float32)
+        codes = np.zeros(cap, dtype=np.int8)
+        if self.n:
+            mat[: self.n] = self._mat[: self.n]
+            codes[: self.n] = self._codes[: self.n]
+        self._mat, self._codes = mat, codes
 
     def apply(self, rows: Sequence[tuple[int, str, str, bytes]]) -> None:
         """Rows (pk, id, status, embedding) written since ``seq``: replace in place or append."""
-        new_vecs: list[np.ndarray] = []
         for pk, mid, status, blob in rows:
             vec = np.frombuffer(blob, dtype=np.float32)
             row = self.pos.get(pk)
             if row is None:
-                self.pos[pk] = len(self.ids) + len(new_vecs)
+                self._grow(self.n + 1, vec.shape[0])
+                row = self.n
+                self.pos[pk] = row
                 self.ids.append(mid)
-                self.status.append(status)
-                new_vecs.append(vec)
-            else:
-                self.status[row] = status
-                if row < len(self.mat):
-                    self.mat[row] = vec
-                else:
-                    new_vecs[row - len(self.mat)] = vec
-        if new_vecs:
-            block = np.vstack(new_vecs).astype(np.float32, copy=False)
-            self.mat = block if self.mat.size == 0 else np.vstack([self.mat, block])
+            self._mat[row] = vec
+            self._codes[row] = _STATUS_CODES.get(status, 127)
 
     def search(self, q: np.ndarray, k: int, statuses: Sequence[str]) -> list[tuple[str, float]]:
-        if not self.ids:
+        n = self.n
+        if not n:
             return []
-        allowed = set(statuses)
-        if _usearch_exact is not None and all(s in allowed for s in self.status):
-            # SIMD brute force (exact, same result as the matrix product, ~1.5x faster on one core)
-            found = _usearch_exact(
-                self.mat, np.asarray(q, dtype=np.float32), min(k, len(self.ids)), _COS, exact=True
-            )
-            return [
-                (self.ids[int(i)], 1.0 - float(d)) for i, d in zip(found.keys, found.distances, strict=True)
-            ]
-        sims = self.mat @ np.asarray(q, dtype=np.float32)
-        if any(s not in allowed for s in self.status):
-            mask = np.fromiter((s in allowed for s in self.status), dtype=bool, count=len(self.status))
+        q = np.asarray(q, dtype=np.float32)
+        codes = self._codes[:n]
+        wanted = np.array([_STATUS_CODES[s] for s in statuses if s in _STATUS_CODES], dtype=np.int8)
+        mask = np.isin(codes, wanted)
+        sims = self.mat @ q
+        if not mask.all():
             sims = np.where(mask, sims, -np.inf)
-        k = min(k, len(sims))
+        k = min(k, n)
         top = np.argpartition(-sims, k - 1)[:k]
         top = top[np.argsort(-sims[top])]
         return [(self.ids[i], float(sims[i])) for i in top if np.isfinite(sims[i])]
