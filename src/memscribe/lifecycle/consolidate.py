@@ -38,6 +38,7 @@ __all__ = [
     "is_inference",
     "merge_cluster",
     "near_duplicate_clusters",
+    "same_habit",
     "semantic_from_episodes",
 ]
 
@@ -48,6 +49,7 @@ _MERGEABLE_LAYERS = frozenset({Layer.episodic, Layer.semantic})
 DECAY_MIN_INTERVAL = timedelta(hours=20)
 
 _NUMERIC = re.compile(r"^[\d.:/\-t]+$")
+_DATEISH = re.compile(r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}(?::\d{2}){1,2})?|\d{1,2}:\d{2}")
 _ISO = r"\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2})?)?"
 _ISO_RANGE = re.compile(rf"{_ISO}(?:\s*(?:至|到|~|–|—|\bto\b|-)\s*{_ISO})?")
 _EN_DATE_PHRASE = re.compile(rf"\s*\b(?:on|at|by|from|until|for)\s+{_ISO_RANGE.pattern}(?:'s)?", re.I)
@@ -73,6 +75,17 @@ def content_terms(rec: MemoryRecord) -> frozenset[str]:
     """The words that carry what a memory says: keyword terms minus its subject, numbers and dates."""
     drop = set(keyword_terms(_subject(rec))) | {"user", "用户"}
     return frozenset(t for t in keyword_terms(rec.text) if t not in drop and not _NUMERIC.match(t))
+
+
+def _anchors(rec: MemoryRecord) -> frozenset[str]:
+    """Who, where and which: people, places, organisations and ids named by the memory."""
+    s = rec.structured
+    return frozenset(f"{k}:{v}" for k in ("people", "places", "orgs", "ids") for v in s.get(k, []) or [])
+
+
+def _undated_distinguishing(rec: MemoryRecord) -> frozenset[str]:
+    """``distinguishing`` without the dates and clock times (a habit recurs on different days)."""
+    return frozenset(t for t in distinguishing(rec) if not _DATEISH.fullmatch(t.partition(":")[2]))
 
 
 def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:
@@ -108,20 +121,16 @@ def _overlapping_pairs(terms: Sequence[frozenset[str]], min_jaccard: float) -> s
     return out
 
 
-def _greedy_clusters(
-    order: Sequence[int], linked: Mapping[int, set[int]], *, min_size: int
-) -> list[list[int]]:
-    """Complete-linkage greedy clustering: in ``order``, each unassigned item seeds a cluster that takes
-    every later unassigned item similar to all of its members."""
+def _greedy_clusters(n: int, linked: Mapping[int, set[int]], *, min_size: int) -> list[list[int]]:
+    """Complete-linkage greedy clustering of items 0..n-1 (oldest first): each unassigned item seeds a
+    cluster that takes every unassigned item similar to all of its members."""
     assigned: set[int] = set()
     clusters: list[list[int]] = []
-    for seed in order:
+    for seed in range(n):
         if seed in assigned or not linked.get(seed):
             continue
         members = [seed]
-        for cand in order:
-            if cand in assigned or cand == seed or cand not in linked[seed]:
-                continue
+        for cand in sorted(linked[seed] - assigned):
             if all(cand in linked[m] for m in members[1:]):
                 members.append(cand)
         if len(members) >= min_size:
@@ -138,9 +147,10 @@ def _similar_groups(
     similarity: float,
     strict: bool,
     min_jaccard: float,
-    pair_ok: Callable[[MemoryRecord, MemoryRecord], bool],
     min_size: int,
 ) -> list[list[MemoryRecord]]:
+    """Clusters inside groups of equal ``group_key`` (the exact conditions: subject, slot, ids, ...) by
+    cosine and word overlap."""
     groups: dict[object, list[MemoryRecord]] = defaultdict(list)
     for r in recs:
         if r.id in vectors:
@@ -154,10 +164,10 @@ def _similar_groups(
         linked: dict[int, set[int]] = defaultdict(set)
         for i, j in _overlapping_pairs(terms, min_jaccard):
             cos = float(np.dot(vectors[members[i].id], vectors[members[j].id]))
-            if (cos > similarity if strict else cos >= similarity) and pair_ok(members[i], members[j]):
+            if cos > similarity if strict else cos >= similarity:
                 linked[i].add(j)
                 linked[j].add(i)
-        for idx in _greedy_clusters(range(len(members)), linked, min_size=min_size):
+        for idx in _greedy_clusters(len(members), linked, min_size=min_size):
             out.append([members[i] for i in idx])
     return out
 
@@ -180,25 +190,47 @@ def find_repeated_episodes(
     *,
     min_count: int = 3,
     similarity: float = 0.85,
-    min_overlap: float = 0.6,
+    min_overlap: float = 0.75,
 ) -> list[list[MemoryRecord]]:
     """Clusters (oldest first) of at least ``min_count`` active episodic memories of one subject that say
-    the same pattern: pairwise cosine >= ``similarity`` and content-word overlap >= ``min_overlap``.
-    Dates and numbers are ignored here (the same habit happens on different days)."""
+    the same pattern: pairwise cosine >= ``similarity``, content-word overlap >= ``min_overlap``, the same
+    polarity, people, places and ids. Dates and times may differ (a habit recurs on different days);
+    other numbers may not (报销单 123 and 报销单 480 are two errands, not a habit)."""
     episodes = [r for r in recs if r.status == Status.active and r.layer == Layer.episodic]
     return _similar_groups(
         episodes,
         vectors,
-        group_key=_subject,
+        group_key=_pattern_key,
         similarity=similarity,
         strict=False,
         min_jaccard=min_overlap,
-        pair_ok=lambda a, b: bool(a.structured.get("negated")) == bool(b.structured.get("negated")),
         min_size=min_count,
     )
 
 
-def habit_text(text: str, lang: str) -> str:
+def _pattern_key(r: MemoryRecord) -> tuple[object, ...]:
+    """What repeated episodes of one pattern share exactly: subject, polarity, people / places / ids and
+    numbers other than dates."""
+    return (_subject(r), bool(r.structured.get("negated")), _anchors(r), _undated_distinguishing(r))
+
+
+def _same_pattern(a: MemoryRecord, b: MemoryRecord) -> bool:
+    return _pattern_key(a) == _pattern_key(b)
+
+
+def same_habit(
+    a: MemoryRecord, b: MemoryRecord, cosine: float, *, similarity: float = 0.85, min_overlap: float = 0.8
+) -> bool:
+    """Two consolidated memories (or a would-be one and a kept one) that state the same habit."""
+    return (
+        _subject(a) == _subject(b)
+        and cosine >= similarity
+        and _jaccard(content_terms(a), content_terms(b)) >= min_overlap
+        and _same_pattern(a, b)
+    )
+
+
+def habit_text(text: str, lang: str, *, subject: str | None = None) -> str:
     """An episode's text as a habit: its absolute dates removed, prefixed by the habit marker."""
     body = text
     if lang == "en":
@@ -206,6 +238,8 @@ def habit_text(text: str, lang: str) -> str:
         body = _EN_POSSESSIVE.sub("the", body)
     body = _ISO_RANGE.sub("", body)
     body = _SPACE_BEFORE_PUNCT.sub(r"\1", _SPACES.sub(" ", body)).strip(" ,，、：:")
+    if subject and body.startswith(f"{subject}："):
+        body = subject + body[len(subject) + 1 :]  # "用户：和小王去了西湖" (the date was its subject)
     if not body or not re.search(r"\w", body):
         body = text
     if lang == "en":
@@ -242,17 +276,22 @@ def semantic_from_episodes(
     langs = Counter(str(r.structured.get("lang") or detect_lang(r.text)) for r in cluster)
     lang = langs.most_common(1)[0][0]
     agents = {r.agent_id for r in cluster}
-    dated = {e for r in cluster for e in (r.structured.get("time"),) if e}
-    entities = [e for e in dict.fromkeys(e for r in cluster for e in r.entities) if e not in dated]
+    entities = list(dict.fromkeys(e for r in cluster for e in r.entities))
     return MemoryRecord(
         id=new_memory_id(),
         user_id=central.user_id,
         agent_id=agents.pop() if len(agents) == 1 else None,
         layer=Layer.semantic,
         kind=kind,
-        text=habit_text(central.text, lang),
+        text=habit_text(central.text, lang, subject=_subject(central)),
         raw=central.raw,
-        structured={"subject": _subject(central), "consolidated_from": len(cluster), "lang": lang},
+        structured={
+            "subject": _subject(central),
+            "consolidated_from": len(cluster),
+            "lang": lang,
+            # the episodes share these exactly (``_pattern_key``); keep them for filters and later matches
+            **{k: list(v) for k in ("people", "places", "orgs", "ids") if (v := central.structured.get(k))},
+        },
         entities=[e for e in entities if not _ISO_RANGE.fullmatch(e)],
         importance=max(r.importance for r in cluster),
         confidence=round(sum(r.confidence for r in cluster) / len(cluster), 4),
@@ -266,17 +305,18 @@ def semantic_from_episodes(
 
 
 # ---------------------------------------------------------------------------------------------- duplicates
-def _same_slot(a: MemoryRecord, b: MemoryRecord) -> bool:
-    sa, sb = a.structured.get("slot"), b.structured.get("slot")
-    return (sa is None and sb is None) or sa == sb
-
-
-def _mergeable(a: MemoryRecord, b: MemoryRecord) -> bool:
+def _duplicate_key(r: MemoryRecord) -> tuple[object, ...]:
+    """What near-duplicates share exactly: subject, layer, kind, slot (or none), polarity, being an
+    inference, people / places / ids, and every id, number, amount and date."""
     return (
-        _same_slot(a, b)
-        and bool(a.structured.get("negated")) == bool(b.structured.get("negated"))
-        and is_inference(a) == is_inference(b)
-        and distinguishing(a) == distinguishing(b)
+        _subject(r),
+        r.layer,
+        r.kind,
+        r.structured.get("slot"),
+        bool(r.structured.get("negated")),
+        is_inference(r),
+        _anchors(r),
+        frozenset(distinguishing(r)),
     )
 
 
@@ -289,16 +329,16 @@ def near_duplicate_clusters(
 ) -> list[list[MemoryRecord]]:
     """Clusters of active memories that say the same thing: same subject, layer and kind, the same slot
     when either has one, cosine > ``similarity``, content-word overlap >= ``min_overlap``, the same
-    polarity, and exactly the same ids / numbers / amounts (different order numbers are never merged)."""
+    polarity, people, places and orgs, and exactly the same ids / numbers / amounts / dates (different
+    order numbers are never merged)."""
     live = [r for r in recs if r.status == Status.active and r.layer in _MERGEABLE_LAYERS]
     return _similar_groups(
         live,
         vectors,
-        group_key=lambda r: (_subject(r), r.layer, r.kind),
+        group_key=_duplicate_key,
         similarity=similarity,
         strict=True,
         min_jaccard=min_overlap,
-        pair_ok=_mergeable,
         min_size=2,
     )
 

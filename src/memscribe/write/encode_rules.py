@@ -161,6 +161,10 @@ _EN_ADVERB = frozenset(
 _EN_I = re.compile(r"\bI(?:'m| am|'ve| have|'ll|'d)?\b|\bme\b|\bmy\b|\bmine\b|\bmyself\b", re.IGNORECASE)
 _ZH_I = re.compile(r"我(?!们)")
 _PUNCT_END = re.compile(r"[。！？.!?…]$")
+_PAST = re.compile(
+    r"了|过|刚刚|\b(?:went|was|were|did|had|got|met|saw|ate|bought|visited|took|came|made|spent|finished|\w+ed)\b",
+    re.IGNORECASE,
+)
 _REMOVED = re.compile(r"\[已移除[^\]]{0,12}\]|\[[a-z ]{1,24} removed\]")
 _RECURRING = re.compile(
     r"(?:周末|周[一二三四五六日天]|星期[一二三四五六日天]|礼拜[一二三四五六日天]|晚上|早上|下午|上午)"
@@ -284,7 +288,9 @@ def _kind(sig: frozenset[str], text: str, tm: TimeMention | None, at: datetime, 
     if "profile" in sig:
         return Kind.profile
     if tm is not None:
-        return Kind.plan if tm.time_end >= at else Kind.event
+        # "I went hiking with Tom today": today's date, but it already happened
+        done = tm.time_start.date() <= at.date() and _PAST.search(text)
+        return Kind.plan if tm.time_end >= at and not done else Kind.event
     if "plan" in sig:
         return Kind.plan
     if lx.TASK.search(text) and not conversational:
