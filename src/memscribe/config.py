@@ -58,7 +58,6 @@ class RecallConfig(_Frozen):
     min_relevance: float = 0.15  # below: noise, whatever its recency or authority
     relative_relevance: float = 0.4  # keep only hits with relevance >= this share of the best hit's
     retrieval_value_min: float = 0.05
-    default_limit: int = 10
     context_max_items: int | None = None  # None: fill the budget with everything above min_score
     recent_turns: int = 10
 

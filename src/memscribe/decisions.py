@@ -8,7 +8,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from memscribe.models import Kind, Layer, MemoryRecord
+from memscribe.models import Kind, Layer
 
 __all__ = [
     "Add",
@@ -133,22 +133,3 @@ class VerifyResult(_Decision):
     ok: bool
     rank: int | None
     reason: str
-
-
-def as_record_fields(c: Candidate) -> dict[str, Any]:
-    return {
-        "text": c.text,
-        "raw": c.raw,
-        "kind": c.kind,
-        "layer": c.layer,
-        "structured": dict(c.structured),
-        "entities": list(c.entities),
-        "time_start": c.time_start,
-        "time_end": c.time_end,
-        "importance": c.importance,
-        "timeliness": c.timeliness,
-        "confidence": c.confidence,
-    }
-
-
-_ = MemoryRecord  # re-exported type users of decisions often need

@@ -11,6 +11,7 @@ import hashlib
 import logging
 import re
 import uuid
+from collections import deque
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -65,6 +66,7 @@ class WritePipeline:
             # of it falls back to the rule encoder with the reason in the audit log
             self.encoder = LLMEncoder(settings.llm)
         self._vault_factory = vault_factory
+        self._recent: dict[str, deque[str]] = {}  # per session: fingerprints of the last 50 messages
 
     # ------------------------------------------------------------------ analysis (pure per message)
     def _analyse(
@@ -188,7 +190,16 @@ class WritePipeline:
         conversational = len(names) >= 2
         seen: set[str] = set()
         if session_id:
-            seen = {_fingerprint(r["content"]) for r in self.store.session_messages(session_id, last=50)}
+            if session_id not in self._recent:
+                self._recent[session_id] = deque(
+                    (_fingerprint(r["content"]) for r in self.store.session_messages(session_id, last=50)),
+                    maxlen=50,
+                )
+                while (
+                    len(self._recent) > 256
+                ):  # bounded: the oldest sessions' fingerprints are re-read if needed
+                    self._recent.pop(next(iter(self._recent)))
+            seen = set(self._recent[session_id])
         items, audits, privacy = self._analyse(
             msgs, session_id=session_id, conversational=conversational, seen=seen, now=now
         )
@@ -206,6 +217,7 @@ class WritePipeline:
                     WriteItem(message_id=a.message_id, action="drop", reasons=list(a.decision.reasons))
                 )
         if session_id:
+            self._recent[session_id].extend(_fingerprint(privacy[i].clean_text) for i in range(len(msgs)))
             self.store.append_session_messages(
                 session_id,
                 user_id,
@@ -255,16 +267,16 @@ class WritePipeline:
             # the keyword channel finds same-entity memories the embedding ranks low (a changed flight to
             # 成都, order A12345); without an anchor, the vector neighbours are the duplicates that matter
             by_kw = self.store.keyword_search(user_id, keyword_terms(cand.text)[:24], k=5)
-        ids = list(dict.fromkeys([i for i, _ in by_vec] + [i for i, _ in by_kw]))
+        # far vector neighbours can neither be duplicates nor the same slot's older value
+        sims = {i: sim for i, sim in by_vec if sim >= 0.78}
+        ids = list(dict.fromkeys([*sims, *(i for i, _ in by_kw)]))
         if not ids:
             return []
         recs = self.store.get_memories(ids)
-        vecs = self.store.get_vectors(ids)
-        out = []
-        for i in ids:
-            if i in recs and i in vecs:
-                out.append(Neighbour(record=recs[i], similarity=float(np.dot(vecs[i], vec))))
-        return out
+        missing = [i for i in ids if i not in sims]
+        if missing:
+            sims.update((i, float(np.dot(v, vec))) for i, v in self.store.get_vectors(missing).items())
+        return [Neighbour(record=recs[i], similarity=sims[i]) for i in ids if i in recs and i in sims]
 
     def _write_unit(
         self,
