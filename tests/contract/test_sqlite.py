@@ -105,3 +105,29 @@ def test_vector_cache_matches_the_sql_scan_and_follows_other_connections(tmp_pat
     assert a.vector_search("u1", q, k=5) == []
     a.close()
     b.close()
+
+
+def test_large_scope_projection_shortlist_matches_exact_search():
+    """Past pca_min vectors a low-rank first pass shortlists candidates that are scored exactly: the
+    top hits must be those of the exact scan, statuses respected."""
+    import numpy as np
+
+    from memscribe.store.sqlite.vector_cache import ScopeMatrix
+
+    rng = np.random.default_rng(1)
+    centers = rng.standard_normal((300, 384)).astype(np.float32)
+    mat = centers[rng.integers(0, 300, 6000)] + 0.3 * rng.standard_normal((6000, 384)).astype(np.float32)
+    mat /= np.linalg.norm(mat, axis=1, keepdims=True)
+    sm = ScopeMatrix(seq=0, dim=0, pca_min=5000, rank=96, shortlist=400)
+    statuses = ["archived" if i % 10 == 0 else "active" for i in range(6000)]
+    sm.apply([(i, f"m{i}", statuses[i], mat[i].tobytes()) for i in range(6000)])
+    assert sm._basis is not None
+    hits = 0
+    for q in mat[rng.integers(0, 6000, 40)] + 0.1 * rng.standard_normal((40, 384)).astype(np.float32):
+        q /= np.linalg.norm(q)
+        sims = np.where(np.array([s == "active" for s in statuses]), mat @ q, -np.inf)
+        exact = set(np.argsort(-sims)[:10].tolist())
+        got = sm.search(q, 10, ("active",))
+        assert all(statuses[int(i[1:])] == "active" for i, _ in got)
+        hits += len(exact & {int(i[1:]) for i, _ in got})
+    assert hits / 400 >= 0.97

@@ -31,6 +31,13 @@ class ScopeMatrix:
     pos: dict[int, int] = field(default_factory=dict)  # memories.pk -> row
     _mat: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), dtype=np.float32))
     _codes: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int8))
+    # Scopes past ``pca_min`` vectors keep a low-rank projection too: a first pass over n × rank floats
+    # picks ``shortlist`` candidates, which are then scored exactly against the full vectors.
+    pca_min: int = 30_000
+    rank: int = 96
+    shortlist: int = 400
+    _basis: np.ndarray | None = None
+    _proj: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), dtype=np.float32))
 
     @property
     def n(self) -> int:
@@ -50,6 +57,20 @@ class ScopeMatrix:
             mat[: self.n] = self._mat[: self.n]
             codes[: self.n] = self._codes[: self.n]
         self._mat, self._codes = mat, codes
+        if self._basis is not None:
+            proj = np.zeros((cap, self.rank), dtype=np.float32)
+            proj[: self.n] = self._proj[: self.n]
+            self._proj = proj
+
+    def _fit_projection(self) -> None:
+        """Uncentred SVD of a sample: the subspace that best preserves inner products with the vectors."""
+        n = self.n
+        rng = np.random.default_rng(0)
+        sample = self._mat[rng.choice(n, size=min(n, 4000), replace=False)]
+        _, _, vt = np.linalg.svd(sample, full_matrices=False)
+        self._basis = np.ascontiguousarray(vt[: self.rank].T, dtype=np.float32)
+        self._proj = np.zeros((self._mat.shape[0], self.rank), dtype=np.float32)
+        self._proj[:n] = self._mat[:n] @ self._basis
 
     def apply(self, rows: Sequence[tuple[int, str, str, bytes]]) -> None:
         """Rows (pk, id, status, embedding) written since ``seq``: replace in place or append."""
@@ -63,6 +84,10 @@ class ScopeMatrix:
                 self.ids.append(mid)
             self._mat[row] = vec
             self._codes[row] = _STATUS_CODES.get(status, 127)
+            if self._basis is not None:
+                self._proj[row] = vec @ self._basis
+        if self._basis is None and self.n >= self.pca_min:
+            self._fit_projection()
 
     def search(self, q: np.ndarray, k: int, statuses: Sequence[str]) -> list[tuple[str, float]]:
         n = self.n
@@ -72,6 +97,15 @@ class ScopeMatrix:
         codes = self._codes[:n]
         wanted = np.array([_STATUS_CODES[s] for s in statuses if s in _STATUS_CODES], dtype=np.int8)
         mask = np.isin(codes, wanted)
+        if self._basis is not None and n > self.shortlist + k:
+            approx = self._proj[:n] @ (q @ self._basis)
+            if not mask.all():
+                approx = np.where(mask, approx, -np.inf)
+            cand = np.argpartition(-approx, self.shortlist - 1)[: self.shortlist]
+            cand = cand[np.isfinite(approx[cand])]
+            exact = self._mat[cand] @ q
+            order = np.argsort(-exact)[:k]
+            return [(self.ids[int(cand[i])], float(exact[i])) for i in order]
         sims = self.mat @ q
         if not mask.all():
             sims = np.where(mask, sims, -np.inf)
