@@ -260,7 +260,8 @@ class SQLiteStore:
         )
         with self.atomic():
             pk = self._pk(rec.id)
-            if pk is None:
+            created = pk is None
+            if created:
                 self._exec(
                     "INSERT INTO memories (id, user_id, agent_id, session_id, layer, kind, status, text, raw, "
                     "structured, entities, links, sources, metadata, time_start, time_end, time_start_ts, "
@@ -291,12 +292,14 @@ class SQLiteStore:
                     (pk, rec.user_id, blob),
                 )
             if keyword_text is not None:
-                self._exec("DELETE FROM memories_fts WHERE rowid=?", (pk,))
+                if not created:
+                    self._exec("DELETE FROM memories_fts WHERE rowid=?", (pk,))
                 self._exec(
                     "INSERT INTO memories_fts (rowid, scope, terms) VALUES (?, ?, ?)",
                     (pk, _scope_token(rec.user_id), keyword_text),
                 )
-            self._exec("DELETE FROM links WHERE src=?", (rec.id,))
+            if not created:
+                self._exec("DELETE FROM links WHERE src=?", (rec.id,))
             for link in rec.links:
                 self._exec(
                     "INSERT OR IGNORE INTO links VALUES (?, ?, ?, ?)",
@@ -599,11 +602,10 @@ class SQLiteStore:
     # ------------------------------------------------------------------ sessions and working memory
     def append_session_messages(self, session_id: str, user_id: str, rows: Sequence[dict[str, Any]]) -> None:
         with self.atomic():
-            if not self._exec("SELECT 1 FROM sessions WHERE session_id=?", (session_id,)):
-                self._exec(
-                    "INSERT INTO sessions (session_id, user_id, updated_at) VALUES (?, ?, ?)",
-                    (session_id, user_id, _now().isoformat()),
-                )
+            self._exec(
+                "INSERT OR IGNORE INTO sessions (session_id, user_id, updated_at) VALUES (?, ?, ?)",
+                (session_id, user_id, _now().isoformat()),
+            )
             self._conn.executemany(
                 "INSERT INTO session_messages (session_id, user_id, role, name, content, message_id, at) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?)",
