@@ -12,6 +12,7 @@ import logging
 import re
 import uuid
 from collections import deque
+from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -33,6 +34,8 @@ from memscribe.write.merge import Neighbour, decide_merge
 from memscribe.write.protect import protect
 from memscribe.write.timeparse import resolve_times
 from memscribe.write.trigger import trigger
+
+_POOL = ThreadPoolExecutor(max_workers=2, thread_name_prefix="memscribe-write")
 
 __all__ = ["WritePipeline", "keyword_text_for", "new_memory_id"]
 
@@ -236,7 +239,12 @@ class WritePipeline:
         if dropped:
             self.store.bump_counter(user_id, "dropped_by_filter", dropped)
         cands = [combine(u) for u in units]
+        prefetched = None
+        if len(cands) == 1 and cands[0].layer != Layer.working and self._anchored(cands[0]):
+            # one memory to write: its keyword neighbours are looked up while it is being embedded
+            prefetched = _POOL.submit(self._keyword_neighbours, user_id, cands[0])
         vectors = self.embedder.embed_passages([c.text for c in cands]) if cands else np.zeros((0, 1))
+        keyword_hits = prefetched.result() if prefetched is not None else None
         pending_audits = audits
         for unit, cand, vec in zip(units, cands, vectors, strict=True):
             item = self._write_unit(
@@ -251,7 +259,9 @@ class WritePipeline:
                 now=now,
                 privacy=privacy,
                 audits=pending_audits,
+                keyword_hits=keyword_hits,
             )
+            keyword_hits = None  # only the single-memory case is prefetched
             pending_audits = []
             report.items.append(item)
         if pending_audits:
@@ -259,14 +269,26 @@ class WritePipeline:
         return report
 
     # ------------------------------------------------------------------ merge + store
-    def _neighbours(self, user_id: str, cand: Candidate, vec: np.ndarray) -> list[Neighbour]:
-        by_vec = self.store.vector_search(user_id, vec, k=8)
-        by_kw: list[tuple[str, float]] = []
+    @staticmethod
+    def _anchored(cand: Candidate) -> bool:
         s = cand.structured
-        if cand.slot or cand.change or any(s.get(k) for k in ("ids", "places", "orgs", "people", "value")):
-            # the keyword channel finds same-entity memories the embedding ranks low (a changed flight to
-            # 成都, order A12345); without an anchor, the vector neighbours are the duplicates that matter
-            by_kw = self.store.keyword_search(user_id, keyword_terms(cand.text)[:24], k=5)
+        return bool(
+            cand.slot or cand.change or any(s.get(k) for k in ("ids", "places", "orgs", "people", "value"))
+        )
+
+    def _keyword_neighbours(self, user_id: str, cand: Candidate) -> list[tuple[str, float]]:
+        # the keyword channel finds same-entity memories the embedding ranks low (a changed flight to
+        # 成都, order A12345); without an anchor, the vector neighbours are the duplicates that matter
+        if not self._anchored(cand):
+            return []
+        return self.store.keyword_search(user_id, keyword_terms(cand.text)[:24], k=5)
+
+    def _neighbours(
+        self, user_id: str, cand: Candidate, vec: np.ndarray, by_kw: list[tuple[str, float]] | None = None
+    ) -> list[Neighbour]:
+        by_vec = self.store.vector_search(user_id, vec, k=8)
+        if by_kw is None:
+            by_kw = self._keyword_neighbours(user_id, cand)
         # far vector neighbours can neither be duplicates nor the same slot's older value
         sims = {i: sim for i, sim in by_vec if sim >= 0.78}
         ids = list(dict.fromkeys([*sims, *(i for i, _ in by_kw)]))
@@ -292,6 +314,7 @@ class WritePipeline:
         now: datetime,
         privacy: dict[int, Any],
         audits: list[AuditEvent],
+        keyword_hits: list[tuple[str, float]] | None = None,
     ) -> WriteItem:
         lead = unit.members[0]
         sources = [
@@ -307,7 +330,7 @@ class WritePipeline:
         vaulted = [v for a in unit.members for v in privacy[a.index].vaulted]
         decision: MergeDecision = Add()
         if cand.layer != Layer.working:
-            decision = decide_merge(cand, self._neighbours(user_id, cand, vec), self.cfg)
+            decision = decide_merge(cand, self._neighbours(user_id, cand, vec, keyword_hits), self.cfg)
         with self.store.atomic():
             if isinstance(decision, Merge):
                 target = self._merge_into(decision, sources, cand, now)

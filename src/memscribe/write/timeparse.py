@@ -22,6 +22,7 @@ import types
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, time, timedelta
+from functools import lru_cache
 from typing import Any, Literal
 
 from memscribe.write.timeparse_en import (
@@ -327,6 +328,19 @@ def _finish(spans: list[Span]) -> list[Span]:
 
 # ---------------------------------------------------------------- public API
 def resolve_times(text: str, at: datetime, lang: Literal["zh", "en"] | None = None) -> list[TimeMention]:
+    """All time expressions in ``text`` resolved against ``at`` — see :func:`_resolve_times`. Cached: the
+    filter and the encoder both ask about the same message."""
+    if lang not in (None, "zh", "en"):
+        raise ValueError(f"unsupported lang: {lang!r}")
+    return list(_resolve_cached(text, at, lang))
+
+
+@lru_cache(maxsize=512)
+def _resolve_cached(text: str, at: datetime, lang: Literal["zh", "en"] | None) -> tuple[TimeMention, ...]:
+    return tuple(_resolve_times(text, at, lang))
+
+
+def _resolve_times(text: str, at: datetime, lang: Literal["zh", "en"] | None = None) -> list[TimeMention]:
     """All time expressions in ``text`` resolved against ``at`` (tz-aware; naive is treated as UTC).
 
     ``lang`` None detects: any CJK character -> Chinese rules plus English rules (which only match ASCII words);
