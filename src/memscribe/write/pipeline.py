@@ -12,6 +12,7 @@ import logging
 import re
 import uuid
 from collections import deque
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timedelta
 from typing import Any
@@ -219,25 +220,31 @@ class WritePipeline:
                 report.items.append(
                     WriteItem(message_id=a.message_id, action="drop", reasons=list(a.decision.reasons))
                 )
+        dropped = sum(1 for a in items if a.candidate is None)
+
+        def bookkeeping() -> None:
+            # the session window and the drop counter commit with the first memory (one transaction)
+            if session_id:
+                self.store.append_session_messages(
+                    session_id,
+                    user_id,
+                    [
+                        {
+                            "role": m.role,
+                            "name": m.name,
+                            "content": privacy[i].clean_text,
+                            "message_id": items[i].message_id,
+                            "at": (m.at or at).isoformat(),
+                        }
+                        for i, m in enumerate(msgs)
+                    ],
+                )
+            if dropped:
+                self.store.bump_counter(user_id, "dropped_by_filter", dropped)
+
+        pending_bookkeeping: Callable[[], None] | None = bookkeeping
         if session_id:
             self._recent[session_id].extend(_fingerprint(privacy[i].clean_text) for i in range(len(msgs)))
-            self.store.append_session_messages(
-                session_id,
-                user_id,
-                [
-                    {
-                        "role": m.role,
-                        "name": m.name,
-                        "content": privacy[i].clean_text,
-                        "message_id": items[i].message_id,
-                        "at": (m.at or at).isoformat(),
-                    }
-                    for i, m in enumerate(msgs)
-                ],
-            )
-        dropped = sum(1 for a in items if a.candidate is None)
-        if dropped:
-            self.store.bump_counter(user_id, "dropped_by_filter", dropped)
         cands = [combine(u) for u in units]
         prefetched = None
         if len(cands) == 1 and cands[0].layer != Layer.working and self._anchored(cands[0]):
@@ -260,12 +267,18 @@ class WritePipeline:
                 privacy=privacy,
                 audits=pending_audits,
                 keyword_hits=keyword_hits,
+                first=pending_bookkeeping,
             )
             keyword_hits = None  # only the single-memory case is prefetched
             pending_audits = []
+            pending_bookkeeping = None
             report.items.append(item)
-        if pending_audits:
-            self.store.add_audit(pending_audits)
+        if pending_bookkeeping is not None or pending_audits:
+            with self.store.atomic():
+                if pending_bookkeeping is not None:
+                    pending_bookkeeping()
+                if pending_audits:
+                    self.store.add_audit(pending_audits)
         return report
 
     # ------------------------------------------------------------------ merge + store
@@ -315,6 +328,7 @@ class WritePipeline:
         privacy: dict[int, Any],
         audits: list[AuditEvent],
         keyword_hits: list[tuple[str, float]] | None = None,
+        first: Callable[[], None] | None = None,
     ) -> WriteItem:
         lead = unit.members[0]
         sources = [
@@ -332,6 +346,8 @@ class WritePipeline:
         if cand.layer != Layer.working:
             decision = decide_merge(cand, self._neighbours(user_id, cand, vec, keyword_hits), self.cfg)
         with self.store.atomic():
+            if first is not None:
+                first()
             if isinstance(decision, Merge):
                 target = self._merge_into(decision, sources, cand, now)
                 self.store.add_audit(
