@@ -38,8 +38,8 @@ from typing import Any
 
 import numpy as np
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from memscribe.bench.report import progress as report_progress
 from memscribe.read.fuse import rrf
 
 __all__ = [
@@ -447,17 +447,6 @@ def _src_ids(rec: Any) -> set[str]:
     }
 
 
-def _progress(console: Console) -> Progress:
-    return Progress(
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=console,
-        transient=True,
-    )
-
-
 def baseline_systems(with_mem0: bool) -> list[str]:
     names = ["recent", "bm25", "dense", "hybrid"] + (["mem0"] if with_mem0 else [])
     return [f"{n}/{mode}" for mode in ("same", "full") for n in names]
@@ -501,7 +490,7 @@ def run_locomo(
     kept_sets: dict[str, set[str]] = {"original": set(), "audited": set()}
     t_run = time.perf_counter()
 
-    with _progress(console) as prog:
+    with report_progress(console) as prog:
         conv_task = prog.add_task("conversations", total=len(convs))
         for conv in convs:
             uid = conv["sample_id"]

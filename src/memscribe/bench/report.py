@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 __all__ = [
@@ -590,3 +591,15 @@ def print_speed(res: dict[str, Any], console: Console) -> None:
     for label, get in rows:
         t.add_row(label, *(get(s) for s in scales))
     console.print(t)
+
+
+def progress(console: Console) -> Progress:
+    """The progress bar every long benchmark loop shows."""
+    return Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+        transient=True,
+    )

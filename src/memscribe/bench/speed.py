@@ -48,7 +48,9 @@ from typing import Any
 
 import numpy as np
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import Progress
+
+from memscribe.bench.report import progress as report_progress
 
 __all__ = [
     "SynthMemory",
@@ -474,17 +476,6 @@ def _clear_query_cache(embedder: Any) -> None:
         cache.clear()
 
 
-def _progress(console: Console) -> Progress:
-    return Progress(
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=console,
-        transient=True,
-    )
-
-
 def _embed_pool(embedder: Any, texts: list[str], prog: Progress) -> np.ndarray:
     task = prog.add_task(f"embed pool of {len(texts)} texts (real embedder)", total=len(texts))
     parts = []
@@ -833,7 +824,7 @@ def run_speed(
     scales = []
     workdir = Path(tempfile.mkdtemp(prefix="ms-speed-"))
     try:
-        with _progress(console) as prog:
+        with report_progress(console) as prog:
             t0 = time.perf_counter()
             pool_vecs = _embed_pool(embedder, [p.text for p in pool], prog)
             pool_s = time.perf_counter() - t0

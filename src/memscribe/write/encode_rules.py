@@ -229,6 +229,12 @@ def _zh_tags(text: str) -> tuple[tuple[str, str], ...]:
 
 
 def extract_entities(text: str, lang: str) -> dict[str, list[str]]:
+    """People, places, orgs, ids, amounts. Cached: the filter and the encoder ask about the same text."""
+    return {k: list(v) for k, v in _extract_entities(text, lang).items()}
+
+
+@lru_cache(maxsize=2048)
+def _extract_entities(text: str, lang: str) -> dict[str, tuple[str, ...]]:
     ents: dict[str, list[str]] = {
         "ids": [],
         "amounts": [],
@@ -264,9 +270,7 @@ def extract_entities(text: str, lang: str) -> dict[str, list[str]]:
             if sentence_start and len(words) == 1 and name in lx.EN_STOPCAPS:
                 continue
             ents["other"].append(" ".join(words))
-    for k, v in ents.items():
-        ents[k] = list(dict.fromkeys(v))
-    return ents
+    return {k: tuple(dict.fromkeys(v)) for k, v in ents.items()}
 
 
 def _negated(text: str, lang: str) -> bool:

@@ -18,6 +18,7 @@ from memscribe.config import WriteConfig
 from memscribe.decisions import Add, Candidate, Link, Merge, MergeDecision, Supersede
 from memscribe.models import MemoryRecord
 from memscribe.text import keyword_terms
+from memscribe.write.timeparse_en import _MONTHS_FULL, _WDS
 
 __all__ = ["Neighbour", "decide_merge", "distinguishing"]
 
@@ -57,39 +58,8 @@ def _anchors(structured: dict) -> set[str]:
     return out
 
 
-_TIME_WORDS = frozenset(
+_TIME_WORDS = frozenset((*_MONTHS_FULL, *(m[:3] for m in _MONTHS_FULL), "sept", *_WDS)) | frozenset(
     [
-        "january",
-        "february",
-        "march",
-        "april",
-        "may",
-        "june",
-        "july",
-        "august",
-        "september",
-        "october",
-        "november",
-        "december",
-        "jan",
-        "feb",
-        "mar",
-        "apr",
-        "jun",
-        "jul",
-        "aug",
-        "sep",
-        "sept",
-        "oct",
-        "nov",
-        "dec",
-        "monday",
-        "tuesday",
-        "wednesday",
-        "thursday",
-        "friday",
-        "saturday",
-        "sunday",
         "today",
         "tomorrow",
         "yesterday",

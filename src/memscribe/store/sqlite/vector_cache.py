@@ -121,9 +121,11 @@ class VectorCache:
     def __init__(self, min_size: int = 2000) -> None:
         self.min_size = min_size
         self._scopes: dict[str, ScopeMatrix] = {}
+        self._small: dict[str, int] = {}  # scope -> write sequence at which it was counted below min_size
 
     def drop(self, user_id: str) -> None:
         self._scopes.pop(user_id, None)
+        self._small.pop(user_id, None)
 
     def get(
         self,
@@ -135,8 +137,12 @@ class VectorCache:
         """The up-to-date matrix for a large scope, or None when the scope is small enough for SQL."""
         entry = self._scopes.get(user_id)
         if entry is None:
+            if self._small.get(user_id) == seq:
+                return None  # nothing written since the scope was counted small
             if count() < self.min_size:
+                self._small[user_id] = seq
                 return None
+            self._small.pop(user_id, None)
             entry = ScopeMatrix(seq=-1, dim=0)
             self._scopes[user_id] = entry
         if entry.seq != seq:
