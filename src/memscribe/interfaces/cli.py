@@ -411,6 +411,12 @@ from memscribe.bench.cli import bench_app  # noqa: E402  (the bench commands liv
 
 app.add_typer(bench_app, name="bench")
 
+# Command groups that live beside the interface they drive; each module exposes register(app).
+from memscribe.interfaces import cli_mcp, cli_server, cli_store  # noqa: E402
+
+for _module in (cli_server, cli_mcp, cli_store):
+    _module.register(app)
+
 
 def main() -> None:
     app()

@@ -1,0 +1,9 @@
+"""`memscribe mcp`: the MCP server over stdio."""
+
+from __future__ import annotations
+
+import typer
+
+
+def register(app: typer.Typer) -> None:
+    """Add this module's commands to the main `memscribe` app."""

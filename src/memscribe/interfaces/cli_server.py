@@ -1,0 +1,9 @@
+"""`memscribe serve` (REST API + web UI) and `memscribe keys` (tenant API keys)."""
+
+from __future__ import annotations
+
+import typer
+
+
+def register(app: typer.Typer) -> None:
+    """Add this module's commands to the main `memscribe` app."""
