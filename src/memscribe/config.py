@@ -19,7 +19,16 @@ from pydantic_settings import (
     TomlConfigSettingsSource,
 )
 
-__all__ = ["LLMConfig", "LifecycleConfig", "RecallConfig", "Settings", "WriteConfig"]
+__all__ = [
+    "LLMConfig",
+    "LifecycleConfig",
+    "LimitsConfig",
+    "RecallConfig",
+    "ReviewConfig",
+    "ServerConfig",
+    "Settings",
+    "WriteConfig",
+]
 
 
 class _Frozen(BaseModel):
@@ -74,6 +83,40 @@ class LifecycleConfig(_Frozen):
     inference_archive_below: float = 0.3
 
 
+class LimitsConfig(_Frozen):
+    """Admission control for writes (DESIGN §4). Off by default in the embedded library — a program
+    importing its own history must not be throttled by itself; the server turns the rates on."""
+
+    user_rate: float | None = None  # add() calls per second per user (token bucket refill); None = no limit
+    user_burst: int = 20
+    tenant_rate: float | None = None  # add() calls per second for the whole store
+    tenant_burst: int = 200
+    on_exceed: Literal["queue", "error"] = "queue"  # queue: sealed into the durable job queue, run later
+    max_memories_per_user: int | None = None  # active + archived + pending memories of one user
+    max_store_mb: float | None = None  # database file (+ WAL) size
+
+
+class ReviewConfig(_Frozen):
+    """Memories that would let an agent act on identity, money or permissions wait for a person's approval
+    (status ``pending_review``) before recall uses them. Rules are regular expressions per topic."""
+
+    enabled: bool = True
+    rules: dict[str, list[str]] | None = None  # None: the built-in zh + en rules (write/review.py)
+
+
+class ServerConfig(_Frozen):
+    """`memscribe serve` (REST API + web UI). Env: ``MEMSCRIBE_SERVER__PORT=8080`` etc."""
+
+    host: str = "127.0.0.1"  # loopback unless asked: put a TLS proxy in front before exposing it
+    port: int = 8765
+    max_body_bytes: int = 1024 * 1024  # larger request bodies get 413 before they are parsed
+    rate_per_s: float = 20.0  # requests per second per API key (token bucket refill)
+    rate_burst: int = 60
+    keys_path: Path | None = None  # None: <home>/server/keys.json (only sha256 digests of keys)
+    tenancy: Literal["auto", "folders", "prefix"] = "auto"  # auto: folders for SQLite, prefix for a URL
+    cookie_secure: bool = False  # mark the UI cookie Secure (set when served over https)
+
+
 class LLMConfig(_Frozen):
     base_url: str | None = None
     api_key: str | None = None
@@ -96,6 +139,9 @@ class Settings(BaseSettings):
     recall: RecallConfig = RecallConfig()
     lifecycle: LifecycleConfig = LifecycleConfig()
     llm: LLMConfig = LLMConfig()
+    limits: LimitsConfig = LimitsConfig()
+    review: ReviewConfig = ReviewConfig()
+    server: ServerConfig = ServerConfig()
 
     @classmethod
     def settings_customise_sources(

@@ -13,15 +13,28 @@ import os
 import threading
 import time
 from collections.abc import Iterable, Mapping
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from memscribe.config import Settings
-from memscribe.errors import InputError, NotFoundError
+from memscribe.errors import InputError, LimitExceeded, NotFoundError, RateLimited
 from memscribe.layers.session import SessionMemory
 from memscribe.layers.working import WorkingMemory
-from memscribe.models import AuditEvent, Context, Hit, MemoryRecord, Status, Version, WriteReport
+from memscribe.lifecycle.ratelimit import KeyedBuckets, TokenBucket, admit
+from memscribe.metrics import Metrics
+from memscribe.models import (
+    AuditEvent,
+    Context,
+    Hit,
+    MemoryRecord,
+    Message,
+    Status,
+    Version,
+    WriteItem,
+    WriteReport,
+)
+from memscribe.models import Link as RecordLink
 from memscribe.providers.embedders import Embedder, make_embedder
 from memscribe.read.assemble import fit_block, format_line, pack_lines
 from memscribe.read.recall import hybrid_recall, validate_filters
@@ -105,6 +118,13 @@ class Memory:
         self._idle_s = 0.3
         self._stop = threading.Event()
         self._closed = False
+        # the pipeline keeps per-session state: add() and deferred writes run one at a time
+        self._write_lock = threading.RLock()
+        lim = s.limits
+        self._user_buckets = KeyedBuckets(lim.user_rate, lim.user_burst) if lim.user_rate else None
+        self._tenant_bucket = TokenBucket(lim.tenant_rate, lim.tenant_burst) if lim.tenant_rate else None
+        self._user_counts: dict[str, tuple[float, int]] = {}  # user -> (monotonic time, memory count)
+        self.metrics = Metrics(self._metrics_snapshot)
         if hasattr(self.store, "requeue_running"):
             self.store.requeue_running()  # jobs of a process that died resume here
 
@@ -157,15 +177,17 @@ class Memory:
             except Exception:  # the worker must survive; the job stays in the durable queue
                 log.exception("background job failed; it stays queued")
 
-    def _run_jobs(self, limit: int = 64) -> int:
+    def _run_jobs(self, limit: int = 64, *, until: datetime | None = None) -> int:
         done = 0
         while True:
-            jobs = self.store.claim_jobs(limit=limit, now=_now())
+            jobs = self.store.claim_jobs(limit=limit, now=until or _now())
             if not jobs:
                 return done
             for job in jobs:
                 if job["kind"] == "verify":
                     run_verify_job(self, job)
+                elif job["kind"] == "deferred_add":
+                    self._run_deferred(job)
                 self.store.finish_job(job["id"])
                 done += 1
 
@@ -208,26 +230,164 @@ class Memory:
         if len(encoded) > 16_384:
             raise InputError("metadata is larger than 16 KB")
         msgs = normalize_messages(messages, max_bytes=self.settings.write.max_message_bytes, at=when)
-        self._last_write = time.monotonic()
-        report = self._pipeline.run(
-            msgs,
-            user_id=user_id,
-            agent_id=agent_id,
-            session_id=session_id,
-            at=when,
-            metadata=meta,
-            now=_now(),
-        )
+        self._check_limits(user_id)
+        delay = self._admit(user_id)
+        if delay > 0:
+            return self._defer(
+                msgs,
+                user_id=user_id,
+                agent_id=agent_id,
+                session_id=session_id,
+                at=when,
+                meta=meta,
+                delay=delay,
+            )
+        with self.metrics.timed("add"), self._write_lock:
+            self._last_write = time.monotonic()
+            report = self._pipeline.run(
+                msgs,
+                user_id=user_id,
+                agent_id=agent_id,
+                session_id=session_id,
+                at=when,
+                metadata=meta,
+                now=_now(),
+            )
+        seen = self._user_counts.get(user_id)
+        if seen is not None:
+            new = sum(1 for i in report.items if i.action in ("add", "supersede", "link", "review"))
+            self._user_counts[user_id] = (seen[0], seen[1] + new)
+        self._after_write()
+        return report
+
+    def _after_write(self) -> None:
         if self.settings.write.verify == "queue":
             self._ensure_worker()
             self._wake.set()
         elif self.settings.write.verify == "inline":
             self._run_jobs()
-        return report
 
-    def flush(self) -> None:
-        """Wait for queued background work (verification) and pending access statistics."""
-        self._run_jobs()
+    # ------------------------------------------------------------------ admission: limits and rates
+    def _check_limits(self, user_id: str) -> None:
+        lim = self.settings.limits
+        if lim.max_memories_per_user is not None:
+            seen = self._user_counts.get(user_id)
+            # a count a few seconds old is good enough far from the limit; near it, count again
+            if (
+                seen is None
+                or time.monotonic() - seen[0] > 5.0
+                or seen[1] >= 0.95 * lim.max_memories_per_user
+            ):
+                counts = self.store.count_memories(user_id)
+                n = sum(counts.get(st, 0) for st in ("active", "archived", "pending_review"))
+                seen = (time.monotonic(), n)
+                self._user_counts[user_id] = seen
+            if seen[1] >= lim.max_memories_per_user:
+                raise LimitExceeded(
+                    f"user {user_id!r} has {seen[1]} memories, the limit is {lim.max_memories_per_user}; "
+                    "forget or archive some, or raise limits.max_memories_per_user"
+                )
+        if lim.max_store_mb is not None:
+            size_mb = self.store.size_bytes() / 1e6
+            if size_mb >= lim.max_store_mb:
+                raise LimitExceeded(
+                    f"the store is {size_mb:.1f} MB, the limit is {lim.max_store_mb} MB; "
+                    "run `memscribe maintain`, forget users, or raise limits.max_store_mb"
+                )
+
+    def _admit(self, user_id: str) -> float:
+        """Seconds this write must wait (0 = now); raises RateLimited in error mode."""
+        buckets: list[tuple[str, TokenBucket]] = []
+        if self._user_buckets is not None:
+            buckets.append(("user", self._user_buckets.get(user_id)))
+        if self._tenant_bucket is not None:
+            buckets.append(("tenant", self._tenant_bucket))
+        if not buckets:
+            return 0.0
+        mode = self.settings.limits.on_exceed
+        decision = admit(buckets, mode=mode)
+        if decision.delay_s <= 0:
+            return 0.0
+        if mode == "error":
+            self.store.bump_counter(user_id, "writes_rate_limited", 1)
+            raise RateLimited(
+                f"over the {decision.limited_by} write rate; retry in {decision.delay_s:.2f} s",
+                retry_after=decision.delay_s,
+            )
+        return decision.delay_s
+
+    def _defer(
+        self,
+        msgs: list[Message],
+        *,
+        user_id: str,
+        agent_id: str | None,
+        session_id: str | None,
+        at: datetime,
+        meta: dict[str, Any],
+        delay: float,
+    ) -> WriteReport:
+        """Over the rate: the whole write waits in the durable queue, sealed with the vault key (the raw
+        messages may carry values the privacy stage has not removed yet), and runs at its turn."""
+        import base64
+
+        vault = self._vault()
+        body = json.dumps(
+            {
+                "messages": [m.model_dump(mode="json") for m in msgs],
+                "agent_id": agent_id,
+                "session_id": session_id,
+                "at": at.isoformat(),
+                "metadata": meta,
+            },
+            ensure_ascii=False,
+        )
+        sealed = base64.b64encode(vault.encrypt(body, aad=f"deferred:{user_id}")).decode()
+        with self.store.atomic():
+            job = self.store.enqueue(
+                "deferred_add",
+                {"user_id": user_id, "sealed": sealed, "key_id": vault.key_id},
+                run_after=_now() + timedelta(seconds=delay),
+            )
+            self.store.bump_counter(user_id, "writes_deferred", 1)
+        self._ensure_worker()
+        self._wake.set()
+        reason = f"over the write rate: queued (job {job}), runs in {delay:.2f} s"
+        return WriteReport(
+            user_id=user_id,
+            items=[
+                WriteItem(message_id=m.id or f"job{job}:{i}", action="deferred", reasons=[reason])
+                for i, m in enumerate(msgs)
+            ],
+        )
+
+    def _run_deferred(self, job: Mapping[str, Any]) -> None:
+        import base64
+
+        payload = job["payload"]
+        user_id = payload["user_id"]
+        body = json.loads(
+            self._vault().decrypt(base64.b64decode(payload["sealed"]), aad=f"deferred:{user_id}")
+        )
+        msgs = [Message.model_validate(m) for m in body["messages"]]
+        with self.metrics.timed("add"), self._write_lock:
+            self._pipeline.run(
+                msgs,
+                user_id=user_id,
+                agent_id=body["agent_id"],
+                session_id=body["session_id"],
+                at=datetime.fromisoformat(body["at"]),
+                metadata=body["metadata"],
+                now=_now(),
+            )
+        self.store.bump_counter(user_id, "writes_deferred_done", 1)
+
+    def flush(self, *, deferred: bool = False) -> None:
+        """Wait for queued background work (verification) and pending access statistics.
+
+        ``deferred=True`` also runs, now, the writes that the rate limit queued for later.
+        """
+        self._run_jobs(until=_now() + timedelta(days=36_500) if deferred else None)
         self._flush_touch()
 
     # ------------------------------------------------------------------ read
@@ -298,9 +458,10 @@ class Memory:
         user_id = require_user(user_id)
         if not isinstance(limit, int) or limit < 1 or limit > 1000:
             raise InputError("limit must be an integer between 1 and 1000")
-        scored = self._scored(
-            query, user_id=user_id, k=max(limit, 20), filters=filters, deep=deep, session_id=session_id
-        )[:limit]
+        with self.metrics.timed("search"):
+            scored = self._scored(
+                query, user_id=user_id, k=max(limit, 20), filters=filters, deep=deep, session_id=session_id
+            )[:limit]
         self._record_access(s.record.id for s in scored)
         return [Hit(memory=s.record, score=s.score, why=s.why) for s in scored]
 
@@ -317,6 +478,26 @@ class Memory:
         user_id = require_user(user_id)
         if not isinstance(budget_tokens, int) or budget_tokens < 1:
             raise InputError("budget_tokens must be a positive integer")
+        with self.metrics.timed("context"):
+            return self._context(
+                query,
+                user_id=user_id,
+                session_id=session_id,
+                budget_tokens=budget_tokens,
+                max_items=max_items,
+                filters=filters,
+            )
+
+    def _context(
+        self,
+        query: str,
+        *,
+        user_id: str,
+        session_id: str | None,
+        budget_tokens: int,
+        max_items: int | None,
+        filters: Mapping[str, Any] | None,
+    ) -> Context:
         blocks: dict[str, str] = {}
         mem_budget = budget_tokens
         if session_id:
@@ -442,6 +623,62 @@ class Memory:
         )
         return self._save_version(new, reason=reason, actor="user", action="restore", reindex=False)
 
+    # ------------------------------------------------------------------ review queue
+    def review_queue(self, *, user_id: str | None = None, limit: int | None = None) -> list[MemoryRecord]:
+        """Memories waiting for a person's approval (identity, money, permissions), oldest first."""
+        users = [require_user(user_id)] if user_id is not None else list(self.store.iter_users())
+        out: list[MemoryRecord] = []
+        for u in users:
+            out.extend(self.store.list_memories(u, statuses=(Status.pending_review.value,)))
+        out.sort(key=lambda r: (r.updated_at, r.id))
+        return out[:limit] if limit is not None else out
+
+    def _pending(self, memory_id: str) -> MemoryRecord:
+        rec = self._get(memory_id)
+        if rec.status != Status.pending_review:
+            raise InputError(f"memory {memory_id!r} is {rec.status.value}, not pending review")
+        return rec
+
+    def approve(self, memory_id: str, *, actor: str = "reviewer", reason: str | None = None) -> MemoryRecord:
+        """Let recall use a held-back memory; the change it stood for (superseding an older value of the
+        same slot) happens now, in the same transaction."""
+        rec = self._pending(memory_id)
+        now = _now()
+        review = dict(rec.structured.get("review") or {})
+        structured = {k: v for k, v in rec.structured.items() if k != "review"}
+        structured["reviewed"] = {"by": actor, "at": now.isoformat(), "topics": review.get("topics", [])}
+        links = list(rec.links)
+        with self._write_lock, self.store.atomic():
+            target = review.get("target")
+            if review.get("decision") == "supersede" and target:
+                old = self.store.get_memory(target)
+                if old is not None and old.status == Status.active:
+                    links.append(RecordLink(type="supersedes", target=old.id))
+                    self._pipeline._retire(old, rec.id, review.get("why") or "approved change", now)
+            new = rec.model_copy(
+                update={
+                    "status": Status.active,
+                    "structured": structured,
+                    "links": links,
+                    "version": rec.version + 1,
+                    "updated_at": now,
+                }
+            )
+            return self._save_version(
+                new, reason=reason or "approved in review", actor=actor, action="approve", reindex=False
+            )
+
+    def reject(self, memory_id: str, *, actor: str = "reviewer", reason: str | None = None) -> MemoryRecord:
+        """Refuse a held-back memory: it is deleted (kept in history with the reason), nothing it implied
+        happens."""
+        rec = self._pending(memory_id)
+        new = rec.model_copy(
+            update={"status": Status.deleted, "version": rec.version + 1, "updated_at": _now()}
+        )
+        return self._save_version(
+            new, reason=reason or "rejected in review", actor=actor, action="reject", reindex=False
+        )
+
     def history(self, memory_id: str) -> list[Version]:
         """Versions of this memory, preceded by those of the memories it superseded (the fact's whole story)."""
         rec = self._get(memory_id)
@@ -522,6 +759,8 @@ class Memory:
 
         from memscribe.vault import KEY_FILE, Vault
 
+        # writes waiting for their rate slot are sealed with the current key: run them before it goes
+        self.flush(deferred=True)
         old = self._vault()
         new_key = os.urandom(32)
         new = Vault(new_key)
@@ -601,11 +840,30 @@ class Memory:
 
     # ------------------------------------------------------------------ stats and lifecycle
     def stats(self, *, user_id: str | None = None) -> dict[str, Any]:
+        """Counts by status, layer and kind, new memories per day, write-path counters (dropped by the
+        filter, verify failures, deferred or refused writes), queue depth, and this process's latencies."""
+        facets = self.store.memory_facets(user_id)
         return {
-            "memories_by_status": self.store.count_memories(user_id),
+            "memories_by_status": facets["status"],
+            "memories_by_layer": facets["layer"],
+            "memories_by_kind": facets["kind"],
+            "daily_new": facets["daily_new"],
             "counters": self.store.counters(user_id),
             "queue_depth": self.store.pending_jobs(),
+            "pending_review": facets["status"].get(Status.pending_review.value, 0),
+            "latency_ms": self.metrics.latency_summary(),
         }
+
+    def _metrics_snapshot(self) -> dict[str, Any]:
+        return {
+            "facets": self.store.memory_facets(None, days=7),
+            "counters": self.store.counters(None),
+            "queue_depth": self.store.pending_jobs(),
+        }
+
+    def metrics_text(self) -> str:
+        """Prometheus exposition text: latency histograms of this process and the store's counts."""
+        return self.metrics.text()
 
     def maintain(
         self, *, now: datetime | None = None, dry_run: bool = False, user_id: str | None = None
@@ -684,8 +942,8 @@ class AsyncMemory:
             metadata=metadata,
         )
 
-    async def flush(self) -> None:
-        await self._call(self._sync.flush)
+    async def flush(self, *, deferred: bool = False) -> None:
+        await self._call(self._sync.flush, deferred=deferred)
 
     async def search(
         self,
@@ -767,6 +1025,21 @@ class AsyncMemory:
     async def restore(self, memory_id: str, *, reason: str = "restored") -> MemoryRecord:
         return await self._call(self._sync.restore, memory_id, reason=reason)
 
+    async def review_queue(
+        self, *, user_id: str | None = None, limit: int | None = None
+    ) -> list[MemoryRecord]:
+        return await self._call(self._sync.review_queue, user_id=user_id, limit=limit)
+
+    async def approve(
+        self, memory_id: str, *, actor: str = "reviewer", reason: str | None = None
+    ) -> MemoryRecord:
+        return await self._call(self._sync.approve, memory_id, actor=actor, reason=reason)
+
+    async def reject(
+        self, memory_id: str, *, actor: str = "reviewer", reason: str | None = None
+    ) -> MemoryRecord:
+        return await self._call(self._sync.reject, memory_id, actor=actor, reason=reason)
+
     async def history(self, memory_id: str) -> list[Version]:
         return await self._call(self._sync.history, memory_id)
 
@@ -796,6 +1069,9 @@ class AsyncMemory:
 
     async def stats(self, *, user_id: str | None = None) -> dict[str, Any]:
         return await self._call(self._sync.stats, user_id=user_id)
+
+    async def metrics_text(self) -> str:
+        return await self._call(self._sync.metrics_text)
 
     async def maintain(
         self, *, now: datetime | None = None, dry_run: bool = False, user_id: str | None = None

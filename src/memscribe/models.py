@@ -156,7 +156,9 @@ class WriteItem(BaseModel):
     """What happened to one message (or one candidate memory) during add()."""
 
     message_id: str
-    action: Literal["add", "update", "supersede", "merge", "link", "noop", "drop", "working", "review"]
+    action: Literal[
+        "add", "update", "supersede", "merge", "link", "noop", "drop", "working", "review", "deferred"
+    ]
     memory_id: str | None = None
     text: str | None = None
     reasons: list[str] = Field(default_factory=list)
@@ -176,6 +178,15 @@ class WriteReport(BaseModel):
     @property
     def changed(self) -> list[str]:
         return self._ids("update", "supersede", "merge", "link")
+
+    @property
+    def pending_review(self) -> list[str]:
+        return self._ids("review")
+
+    @property
+    def deferred(self) -> bool:
+        """The write was over the rate limit and waits, sealed, in the durable queue."""
+        return any(i.action == "deferred" for i in self.items)
 
     @property
     def dropped(self) -> list[WriteItem]:

@@ -33,6 +33,7 @@ from memscribe.write.filter import score_and_route
 from memscribe.write.group import Analysed, Unit, combine, group_units
 from memscribe.write.merge import Neighbour, decide_merge
 from memscribe.write.protect import protect
+from memscribe.write.review import needs_review
 from memscribe.write.timeparse import resolve_times
 from memscribe.write.trigger import trigger
 
@@ -41,6 +42,8 @@ _POOL = ThreadPoolExecutor(max_workers=2, thread_name_prefix="memscribe-write")
 __all__ = ["WritePipeline", "keyword_text_for", "new_memory_id"]
 
 log = logging.getLogger("memscribe.write")
+# a repeat of a memory that waits for review merges into it instead of queueing a second copy
+_NEIGHBOUR_STATUSES = ("active", "pending_review")
 _WS = re.compile(r"\s+")
 
 
@@ -294,12 +297,14 @@ class WritePipeline:
         # 成都, order A12345); without an anchor, the vector neighbours are the duplicates that matter
         if not self._anchored(cand):
             return []
-        return self.store.keyword_search(user_id, keyword_terms(cand.text)[:24], k=5)
+        return self.store.keyword_search(
+            user_id, keyword_terms(cand.text)[:24], k=5, statuses=_NEIGHBOUR_STATUSES
+        )
 
     def _neighbours(
         self, user_id: str, cand: Candidate, vec: np.ndarray, by_kw: list[tuple[str, float]] | None = None
     ) -> list[Neighbour]:
-        by_vec = self.store.vector_search(user_id, vec, k=8)
+        by_vec = self.store.vector_search(user_id, vec, k=8, statuses=_NEIGHBOUR_STATUSES)
         if by_kw is None:
             by_kw = self._keyword_neighbours(user_id, cand)
         # far vector neighbours can neither be duplicates nor the same slot's older value
@@ -345,6 +350,13 @@ class WritePipeline:
         decision: MergeDecision = Add()
         if cand.layer != Layer.working:
             decision = decide_merge(cand, self._neighbours(user_id, cand, vec, keyword_hits), self.cfg)
+        review = None
+        if self.settings.review.enabled and cand.layer != Layer.working and not isinstance(decision, Merge):
+            # a paraphrase of what is already known changes nothing; anything new that touches identity,
+            # money or permissions waits for a person before recall may use it
+            review = needs_review(cand, self.settings.review.rules)
+            if not review.required:
+                review = None
         with self.store.atomic():
             if first is not None:
                 first()
@@ -384,7 +396,21 @@ class WritePipeline:
             )
             action = "add" if cand.layer != Layer.working else "working"
             why = "new information" if action == "add" else "kept in working memory until it expires"
-            if isinstance(decision, Supersede):
+            if review is not None:
+                # held back: stored and versioned, but the change it implies (superseding an older value)
+                # happens only when a person approves it
+                rec.status = Status.pending_review
+                rec.structured["review"] = {
+                    "topics": list(review.topics),
+                    "reasons": review.reasons,
+                    "decision": decision.action,
+                    "target": getattr(decision, "target", None),
+                    "why": decision.why,
+                }
+                if isinstance(decision, Link):
+                    rec.links.append(RecordLink(type=decision.type, target=decision.target))
+                action, why = "review", "; ".join(review.reasons)
+            elif isinstance(decision, Supersede):
                 old = self.store.get_memory(decision.target)
                 if old is not None:
                     rec.links.append(RecordLink(type="supersedes", target=old.id))

@@ -13,7 +13,7 @@ import threading
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -399,6 +399,29 @@ class SQLiteStore:
                 "SELECT status, count(*) FROM memories WHERE user_id=? GROUP BY status", (user_id,)
             )
         return {r[0]: r[1] for r in rows}
+
+    def size_bytes(self) -> int:
+        total = 0
+        for suffix in ("", "-wal"):
+            with contextlib.suppress(FileNotFoundError):
+                total += Path(str(self.path) + suffix).stat().st_size
+        return total
+
+    def memory_facets(self, user_id: str | None = None, *, days: int = 30) -> dict[str, dict[str, int]]:
+        scope, args = ("WHERE user_id=?", (user_id,)) if user_id is not None else ("", ())
+        out: dict[str, dict[str, int]] = {}
+        for facet in ("status", "layer", "kind"):
+            rows = self._read(f"SELECT {facet}, count(*) FROM memories {scope} GROUP BY {facet}", args)
+            out[facet] = {r[0]: r[1] for r in rows}
+        since = (_now() - timedelta(days=days)).isoformat()
+        rows = self._read(
+            "SELECT substr(created_at, 1, 10), count(*) FROM versions WHERE version = 1 AND created_at >= ? "
+            + ("AND user_id = ? " if user_id is not None else "")
+            + "GROUP BY 1",
+            (since, *args),
+        )
+        out["daily_new"] = {r[0]: r[1] for r in rows}
+        return out
 
     def versions(self, memory_id: str) -> list[Version]:
         rows = self._exec(
