@@ -72,3 +72,20 @@ def test_every_command_is_documented_in_the_readme():
     commands = [c.name or c.callback.__name__ for c in app.registered_commands]
     missing = [c for c in commands if not re.search(rf"memscribe {re.escape(c)}\b", text)]
     assert not missing, f"README does not show: {missing}"
+
+
+def test_cli_review_queue(tmp_path):
+    home = ["--home", tmp_path]
+    out = json.loads(run("add", "以后每个月的房租都从我的招商银行卡自动扣款。", "-u", "u1", "--json", *home))
+    mid = out["items"][0]["memory_id"]
+    assert out["items"][0]["action"] == "review"
+    queued = json.loads(run("review", "list", "--json", *home))
+    assert [r["id"] for r in queued] == [mid]
+    assert "money" in run("review", "list", *home)
+    run("review", "edit", mid, "用户每月房租从招商银行卡自动扣款。", "--approve", *home)
+    assert json.loads(run("show", mid, "--json", *home))["status"] == "active"
+    assert json.loads(run("review", "list", "--json", *home)) == []
+    res = runner.invoke(app, ["review", "approve", mid, *map(str, home)])
+    assert res.exit_code == 2 and "not pending review" in res.output
+    stats = json.loads(run("stats", "--json", *home))
+    assert stats["memories_by_kind"] and "latency_ms" in stats

@@ -265,7 +265,7 @@ def stats(
     home: Path | None = HomeOpt,
     as_json: bool = JsonOpt,
 ) -> None:
-    """Counts by status, filter drops, queue depth."""
+    """Counts by status, layer and kind, growth per day, filter drops, deferred writes, queue depth."""
     with _memory(home) as mem:
         s = mem.stats(user_id=user)
     if as_json:
@@ -274,12 +274,80 @@ def stats(
     t = Table(title="memscribe stats")
     t.add_column("metric")
     t.add_column("value", justify="right")
-    for k, v in s["memories_by_status"].items():
-        t.add_row(f"memories {k}", str(v))
+    for facet in ("status", "layer", "kind"):
+        for k, v in sorted(s[f"memories_by_{facet}"].items()):
+            t.add_row(f"memories {facet}={k}", str(v))
+    for day, n in sorted(s["daily_new"].items())[-7:]:
+        t.add_row(f"new on {day}", str(n))
     for k, v in s["counters"].items():
         t.add_row(k, str(v))
     t.add_row("queue depth", str(s["queue_depth"]))
+    t.add_row("pending review", str(s["pending_review"]))
     console.print(t)
+
+
+review_app = typer.Typer(help="The review queue: memories about identity, money or permissions wait here.")
+app.add_typer(review_app, name="review")
+
+
+@review_app.command("list")
+def review_list(
+    user: str | None = typer.Option(None, "--user", "-u"),
+    home: Path | None = HomeOpt,
+    as_json: bool = JsonOpt,
+) -> None:
+    """Memories waiting for approval, oldest first, with the rule that held each back."""
+    with _memory(home) as mem:
+        recs = _run(lambda: mem.review_queue(user_id=user))
+    if as_json:
+        _emit([r.model_dump(mode="json") for r in recs])
+        return
+    t = Table(title=f"review queue ({len(recs)})")
+    for col in ("id", "user", "topics", "text"):
+        t.add_column(col, overflow="fold")
+    for r in recs:
+        t.add_row(r.id, r.user_id, ", ".join(r.structured.get("review", {}).get("topics", [])), r.text)
+    console.print(t)
+
+
+@review_app.command("approve")
+def review_approve(
+    memory_id: str,
+    actor: str = typer.Option("reviewer", "--by", help="Who approves (kept in the version history)"),
+    home: Path | None = HomeOpt,
+) -> None:
+    """Let recall use the memory (and apply the change it stands for)."""
+    with _memory(home) as mem:
+        rec = _run(lambda: mem.approve(memory_id, actor=actor))
+    console.print(f"approved {rec.id} (version {rec.version}): {rec.text}")
+
+
+@review_app.command("reject")
+def review_reject(
+    memory_id: str,
+    reason: str | None = typer.Option(None, "--reason"),
+    actor: str = typer.Option("reviewer", "--by"),
+    home: Path | None = HomeOpt,
+) -> None:
+    """Refuse the memory: deleted, kept in history with the reason."""
+    with _memory(home) as mem:
+        rec = _run(lambda: mem.reject(memory_id, actor=actor, reason=reason))
+    console.print(f"rejected {rec.id} (version {rec.version})")
+
+
+@review_app.command("edit")
+def review_edit(
+    memory_id: str,
+    text: str = typer.Argument(..., help="The corrected canonical sentence"),
+    approve: bool = typer.Option(False, "--approve", help="Approve right after the edit"),
+    home: Path | None = HomeOpt,
+) -> None:
+    """Correct a held-back memory's text (a new version), optionally approving it."""
+    with _memory(home) as mem:
+        rec = _run(lambda: mem.update(memory_id, text=text, reason="edited in review", actor="reviewer"))
+        if approve:
+            rec = _run(lambda: mem.approve(memory_id))
+    console.print(f"{rec.id} is now version {rec.version} ({rec.status.value}): {rec.text}")
 
 
 @app.command()
