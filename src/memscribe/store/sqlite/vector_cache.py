@@ -9,6 +9,7 @@ no recall to lose. Small scopes never use it (the SQL scan is already ~1 ms ther
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -18,6 +19,15 @@ __all__ = ["ScopeMatrix", "VectorCache"]
 
 
 _STATUS_CODES = {"active": 0, "superseded": 1, "archived": 2, "expired": 3, "deleted": 4, "pending_review": 5}
+
+
+@functools.lru_cache(maxsize=32)
+def _status_lut(statuses: tuple[str, ...]) -> np.ndarray:
+    lut = np.zeros(128, dtype=bool)
+    for s in statuses:
+        if s in _STATUS_CODES:
+            lut[_STATUS_CODES[s]] = True
+    return lut
 
 
 @dataclass
@@ -94,9 +104,8 @@ class ScopeMatrix:
         if not n:
             return []
         q = np.asarray(q, dtype=np.float32)
-        codes = self._codes[:n]
-        wanted = np.array([_STATUS_CODES[s] for s in statuses if s in _STATUS_CODES], dtype=np.int8)
-        mask = np.isin(codes, wanted)
+        # a 128-entry lookup table turns the status filter into one gather (np.isin sorts, per call)
+        mask = _status_lut(tuple(statuses))[self._codes[:n]]
         if self._basis is not None and n > self.shortlist + k:
             approx = self._proj[:n] @ (q @ self._basis)
             if not mask.all():
