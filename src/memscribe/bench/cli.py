@@ -71,3 +71,28 @@ def bench_speed(
     from memscribe.bench.speed import run_speed
 
     run_speed(_int_list(n, "--n"), out_dir=out, console=console, store_url=store)
+
+
+@bench_app.command("lifecycle")
+def bench_lifecycle(
+    days: int = typer.Option(365, "--days", min=1, help="Simulated days"),
+    per_day: int = typer.Option(50, "--per-day", min=1, help="Messages per day"),
+    seed: int = typer.Option(0, "--seed"),
+    out: Path = typer.Option(Path("bench-out"), "--out", help="Folder for lifecycle.json and lifecycle.png"),
+) -> None:
+    """One user for a year: is the active set bounded while every recently used memory stays active?"""
+    import json
+    import tempfile
+
+    from memscribe.lifecycle.simulate import simulate_year
+
+    out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="memscribe-lifecycle-") as home:
+        res = simulate_year(home, msgs_per_day=per_day, days=days, seed=seed, plot_path=out / "lifecycle.png")
+    (out / "lifecycle.json").write_text(json.dumps(res, ensure_ascii=False, indent=1, default=str))
+    console.print(
+        f"active at days {res['active_at']}; slope first/last window {res['slope_first']} / "
+        f"{res['slope_last']} per day; recently used {res['recently_accessed']}, still active "
+        f"{res['recently_accessed_active']}, replaced by a newer version {res['recently_accessed_replaced']}, "
+        f"lost {len(res['recently_accessed_lost'])}; {res['runtime_s']} s -> {out / 'lifecycle.png'}"
+    )
