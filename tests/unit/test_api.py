@@ -179,3 +179,51 @@ def test_verify_runs_from_the_durable_queue(mem):
     assert ("verify", "ok") in stages
     assert ("filter", "long") in stages
     assert mem.stats()["queue_depth"] == 0
+
+
+def test_richer_restatement_updates_in_place_and_a_retry_is_a_noop(mem):
+    first = mem.add(
+        [{"role": "user", "id": "c1", "content": "I like coffee in the morning."}],
+        user_id="u",
+        at="2026-05-01T08:00:00+00:00",
+    )
+    mid = first.added[0]
+    richer = mem.add(
+        [
+            {
+                "role": "user",
+                "id": "c2",
+                "content": "I like coffee in the morning, especially an Americano from Blue Bottle.",
+            }
+        ],
+        user_id="u",
+        at="2026-05-02T08:00:00+00:00",
+    )
+    assert richer.items[0].action == "update" and richer.items[0].memory_id == mid
+    rec = mem.get(mid)
+    assert "Blue Bottle" in rec.text and rec.version == 2
+    assert [s.message_id for s in rec.sources] == ["c1", "c2"]
+    assert len(mem.list(user_id="u")) == 1
+    assert mem.search("Blue Bottle", user_id="u")[0].memory.id == mid  # re-indexed with the new text
+    assert "Blue Bottle" not in mem.history(mid)[0].record.text  # the poorer version is kept
+    # the same message delivered again (a client retry): nothing changes
+    again = mem.add(
+        [
+            {
+                "role": "user",
+                "id": "c2",
+                "content": "I like coffee in the morning, especially an Americano from Blue Bottle.",
+            }
+        ],
+        user_id="u",
+        at="2026-05-02T08:00:00+00:00",
+    )
+    assert again.items[0].action == "noop"
+    assert mem.get(mid).version == 2 and mem.get(mid).confidence == rec.confidence
+
+
+def test_paraphrase_still_merges_without_rewriting(mem):
+    a = mem.add("我平时喜欢喝美式咖啡。", user_id="u", at="2026-05-01T08:00:00+08:00").added[0]
+    rep = mem.add("我平时就爱喝美式咖啡。", user_id="u", at="2026-05-03T08:00:00+08:00")
+    assert rep.items[0].action == "merge" and rep.items[0].memory_id == a
+    assert mem.get(a).text.startswith("用户平时喜欢")

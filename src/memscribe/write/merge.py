@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 
 from memscribe.config import WriteConfig
-from memscribe.decisions import Add, Candidate, Link, Merge, MergeDecision, Supersede
+from memscribe.decisions import Add, Candidate, Link, Merge, MergeDecision, Supersede, Update
 from memscribe.models import MemoryRecord
 from memscribe.text import keyword_terms
 from memscribe.write.timeparse_en import _MONTHS_FULL, _WDS
@@ -150,6 +150,22 @@ def substitutes(a: str, b: str) -> bool:
     return bool(ta - tb) and bool(tb - ta)
 
 
+# events, tasks and plans happen at a time: a fuller account of another day is another memory
+_DATED_KINDS = frozenset({"event", "task", "plan"})
+
+
+def _same_time(c: Candidate, r) -> bool:  # type: ignore[no-untyped-def]
+    if c.time_start is None or r.time_start is None:
+        return True
+    return c.time_start.date() == r.time_start.date()
+
+
+def adds_detail(new: str, old: str) -> bool:
+    """The new text says all the old one says (content words) and more."""
+    tn, to = _topic_terms(new) - _SOFT, _topic_terms(old) - _SOFT
+    return bool(tn - to) and not (to - tn)
+
+
 def decide_merge(c: Candidate, neighbours: list[Neighbour], cfg: WriteConfig) -> MergeDecision:
     same_subject = [n for n in neighbours if n.record.structured.get("subject", "user") == c.subject]
     same_subject.sort(key=lambda n: -n.similarity)
@@ -178,6 +194,19 @@ def decide_merge(c: Candidate, neighbours: list[Neighbour], cfg: WriteConfig) ->
         polarity_differs = bool(r.structured.get("negated")) != c.negated
         if c.exception and polarity_differs:
             return Link(target=r.id, type="supplements", why="exception to an existing rule")
+        if (
+            not polarity_differs
+            and not c.exception
+            and r.kind == c.kind
+            and c.kind.value not in _DATED_KINDS
+            and _same_time(c, r)
+            and distinguishing(r) <= cand_dist
+            and adds_detail(c.raw, r.raw)
+        ):
+            # "I like coffee" then "I like coffee, especially an Americano from Blue Bottle": every content
+            # word of the old memory is in the new one, plus more. A merge would keep the poorer sentence
+            # (the embedding rates such pairs lower than paraphrases: 0.93 vs 0.99), so rewrite in place.
+            return Update(target=r.id, why="the same fact with more detail")
         if (
             n.similarity >= cfg.duplicate_similarity
             and not polarity_differs

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from memscribe.config import Settings
-from memscribe.decisions import Add, Candidate, Link, Merge, MergeDecision, Supersede, Update
+from memscribe.decisions import Add, Candidate, Link, Merge, MergeDecision, Noop, Supersede, Update
 from memscribe.models import AuditEvent, Layer, MemoryRecord, Message, Source, Status, WriteItem, WriteReport
 from memscribe.models import Link as RecordLink
 from memscribe.providers.embedders import Embedder
@@ -49,6 +49,15 @@ _WS = re.compile(r"\s+")
 
 def new_memory_id() -> str:
     return "mem_" + uuid.uuid4().hex[:20]
+
+
+def _redelivered(message_ids: list[str], neighbours: list[Neighbour]) -> Noop | None:
+    """A memory already built from exactly these messages: the write is a retry, not new evidence."""
+    ids = set(message_ids)
+    for n in neighbours:
+        if ids and ids <= {s.message_id for s in n.record.sources}:
+            return Noop(target=n.record.id, why="these messages are already recorded in this memory")
+    return None
 
 
 def keyword_text_for(rec: MemoryRecord) -> str:
@@ -349,7 +358,24 @@ class WritePipeline:
         vaulted = [v for a in unit.members for v in privacy[a.index].vaulted]
         decision: MergeDecision = Add()
         if cand.layer != Layer.working:
-            decision = decide_merge(cand, self._neighbours(user_id, cand, vec, keyword_hits), self.cfg)
+            neighbours = self._neighbours(user_id, cand, vec, keyword_hits)
+            decision = _redelivered(unit.message_ids, neighbours) or decide_merge(cand, neighbours, self.cfg)
+        if isinstance(decision, Noop):
+            # the same message ids again (a client retry): nothing changes, no version, no confidence gain
+            with self.store.atomic():
+                if first is not None:
+                    first()
+                self.store.add_audit(
+                    [
+                        *audits,
+                        self._audit(
+                            "merge", "noop", decision.why, lead.message_id, memory_id=decision.target, now=now
+                        ),
+                    ]
+                )
+            return WriteItem(
+                message_id=lead.message_id, action="noop", memory_id=decision.target, reasons=[decision.why]
+            )
         review = None
         if self.settings.review.enabled and cand.layer != Layer.working and not isinstance(decision, Merge):
             # a paraphrase of what is already known changes nothing; anything new that touches identity,
@@ -360,6 +386,31 @@ class WritePipeline:
         with self.store.atomic():
             if first is not None:
                 first()
+            if isinstance(decision, Update) and review is None:
+                target = self._update_in_place(decision, sources, cand, vec, now)
+                self.store.add_audit(
+                    [
+                        *audits,
+                        self._audit(
+                            "merge",
+                            "update",
+                            decision.why,
+                            lead.message_id,
+                            memory_id=target.id,
+                            now=now,
+                            detail={"message_ids": unit.message_ids},
+                        ),
+                    ]
+                )
+                if self.cfg.verify == "queue":
+                    self.store.enqueue("verify", {"memory_id": target.id, "user_id": user_id, "attempt": 1})
+                return WriteItem(
+                    message_id=lead.message_id,
+                    action="update",
+                    memory_id=target.id,
+                    text=target.text,
+                    reasons=[decision.why],
+                )
             if isinstance(decision, Merge):
                 target = self._merge_into(decision, sources, cand, now)
                 self.store.add_audit(
@@ -403,7 +454,8 @@ class WritePipeline:
                 rec.structured["review"] = {
                     "topics": list(review.topics),
                     "reasons": review.reasons,
-                    "decision": decision.action,
+                    # a richer restatement under review replaces the older memory once approved
+                    "decision": "supersede" if isinstance(decision, Update) else decision.action,
                     "target": getattr(decision, "target", None),
                     "why": decision.why,
                 }
@@ -419,10 +471,6 @@ class WritePipeline:
             elif isinstance(decision, Link):
                 rec.links.append(RecordLink(type=decision.type, target=decision.target))
                 action, why = "link", decision.why
-            elif isinstance(
-                decision, Update
-            ):  # pragma: no cover - rule merge never proposes in-place updates
-                action, why = "update", decision.why
             self.store.put_memory(rec, vector=vec, keyword_text=keyword_text_for(rec))
             self.store.add_version(rec, reason=f"{action}: {why}", actor="pipeline", at=now)
             if vaulted:
@@ -519,6 +567,35 @@ class WritePipeline:
         )
         self.store.put_memory(updated)
         self.store.add_version(updated, reason=f"merge: {d.why}", actor="pipeline", at=now)
+        return updated
+
+    def _update_in_place(
+        self, d: Update, sources: list[Source], cand: Candidate, vec: np.ndarray, now: datetime
+    ) -> MemoryRecord:
+        target = self.store.get_memory(d.target)
+        assert target is not None  # came from this scope's search a moment ago
+        have = {s.message_id for s in target.sources}
+        updated = target.model_copy(
+            update={
+                "text": cand.text,
+                "raw": cand.raw,
+                "structured": {
+                    **target.structured,
+                    **cand.structured,
+                    "mentions": int(target.structured.get("mentions", 1)) + 1,
+                },
+                "entities": list(dict.fromkeys([*target.entities, *cand.entities])),
+                "time_start": cand.time_start or target.time_start,
+                "time_end": cand.time_end or target.time_end,
+                "sources": [*target.sources, *[s for s in sources if s.message_id not in have]],
+                "importance": max(target.importance, cand.importance),
+                "confidence": round(min(1.0, target.confidence + 0.1), 3),
+                "version": target.version + 1,
+                "updated_at": now,
+            }
+        )
+        self.store.put_memory(updated, vector=vec, keyword_text=keyword_text_for(updated))
+        self.store.add_version(updated, reason=f"update: {d.why}", actor="pipeline", at=now)
         return updated
 
     def _retire(self, old: MemoryRecord, new_id: str, why: str, now: datetime) -> None:
