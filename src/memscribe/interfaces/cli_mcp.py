@@ -2,8 +2,38 @@
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import typer
+
+from memscribe.errors import MemscribeError
 
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the main `memscribe` app."""
+
+    @app.command("mcp")
+    def mcp(
+        home: Path | None = typer.Option(
+            None, "--home", help="Store folder (default: $MEMSCRIBE_HOME or ./.memscribe)"
+        ),
+        user: str | None = typer.Option(
+            None, "--user", "-u", help="Default user id for tools called without one (and their scope)"
+        ),
+    ) -> None:
+        """Serve memory to MCP clients over stdio (tools: remember, recall, get_context, forget_memory,
+        memory_history; resource: memscribe://users/{user_id}/profile)."""
+        try:
+            from memscribe.interfaces.mcp_server import run_stdio
+        except ImportError as exc:  # the [server] extra is not installed
+            sys.stderr.write(
+                f"error: the MCP server needs the 'mcp' package: pip install 'memscribe[server]' ({exc})\n"
+            )
+            raise typer.Exit(2) from exc
+        try:
+            run_stdio(home, default_user_id=user)
+        except MemscribeError as exc:
+            # stdout belongs to the protocol: errors go to stderr only
+            sys.stderr.write(f"error: {exc}\n")
+            raise typer.Exit(2) from exc

@@ -1,0 +1,368 @@
+"""memscribe as an MCP server (official ``mcp`` SDK, 2.x ``MCPServer``).
+
+Tools: ``remember``, ``recall``, ``get_context``, ``forget_memory``, ``memory_history``.
+Resource template: ``memscribe://users/{user_id}/profile`` (a user's semantic / profile / preference memories).
+
+Every memscribe error a tool raises reaches the client as an MCP tool error (``isError: true``) whose text
+starts with the error's type, e.g. ``InputError: query is empty``; the server keeps serving.
+
+Transports:
+    * stdio — ``memscribe mcp [--home PATH] [--user ID]`` (see :func:`run_stdio`);
+    * streamable HTTP — ``create_mcp_server(mem).streamable_http_app(...)`` is a Starlette ASGI app; when it
+      is mounted inside another app, that app's lifespan must run ``server.session_manager.run()``.
+
+User scope: each tool takes an optional ``user_id``; without one the server's ``default_user_id`` applies
+(``--user`` on the command line). ``forget_memory`` and ``memory_history`` refuse (as "not found") a memory
+of another user when a user id is in force, so one user's client cannot read or delete another's memories
+by guessing ids.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable
+from datetime import datetime
+from pathlib import Path
+from typing import Annotated, Any, Literal, TypeVar
+
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError, ToolError
+from mcp.shared.exceptions import MCPError
+from mcp.types import INVALID_PARAMS
+from pydantic import BaseModel, Field
+
+from memscribe.config import Settings
+from memscribe.errors import InputError, MemscribeError, MissingScopeError, NotFoundError
+from memscribe.memory import AsyncMemory
+from memscribe.models import Kind, Layer, MemoryRecord, WriteItem
+
+__all__ = ["MemscribeMCPServer", "create_mcp_server", "run_stdio"]
+
+PROFILE_URI = "memscribe://users/{user_id}/profile"
+_PROFILE_KINDS = {Kind.profile, Kind.preference}
+
+T = TypeVar("T")
+
+
+# ---------------------------------------------------------------------------------------------- schemas
+class ChatMessage(BaseModel):
+    role: Literal["user", "assistant", "system", "tool"] = "user"
+    content: str
+    name: str | None = Field(default=None, description="Speaker name")
+    id: str | None = Field(default=None, description="Your message id (kept in the memory's sources)")
+
+
+class WriteOutcome(BaseModel):
+    message_id: str
+    action: str = Field(
+        description="add | update | supersede | merge | link | noop | drop | working | review"
+    )
+    memory_id: str | None = None
+    text: str | None = None
+    reasons: list[str] = Field(default_factory=list)
+
+
+class RememberResult(BaseModel):
+    user_id: str
+    stored: list[str] = Field(description="ids of new memories")
+    changed: list[str] = Field(description="ids of memories updated, superseded by, merged or linked")
+    dropped: list[WriteOutcome] = Field(description="messages not kept, with the reasons")
+    items: list[WriteOutcome] = Field(description="every decision of this write, in order")
+    counts: dict[str, int]
+
+
+class RecalledMemory(BaseModel):
+    id: str
+    text: str
+    score: float
+    kind: str
+    layer: str
+    time_start: datetime | None = None
+    time_end: datetime | None = None
+    created_at: datetime
+    updated_at: datetime
+
+
+class RecallResult(BaseModel):
+    user_id: str
+    query: str
+    memories: list[RecalledMemory]
+
+
+class ForgetResult(BaseModel):
+    memory_id: str
+    deleted: bool
+    status: str
+    version: int
+
+
+class VersionEntry(BaseModel):
+    memory_id: str
+    version: int
+    text: str
+    status: str
+    reason: str
+    actor: str
+    created_at: datetime
+
+
+class HistoryResult(BaseModel):
+    memory_id: str
+    versions: list[VersionEntry] = Field(
+        description="oldest first; versions of the memories this one superseded come before its own"
+    )
+
+
+def _outcome(item: WriteItem) -> WriteOutcome:
+    return WriteOutcome.model_validate(item.model_dump())
+
+
+# ---------------------------------------------------------------------------------------------- server
+class MemscribeMCPServer(MCPServer):
+    """An ``MCPServer`` that knows the memory it serves (``.memory``) and whether it owns it."""
+
+    memory: AsyncMemory
+    owns_memory: bool
+    default_user_id: str | None
+
+    async def aclose(self) -> None:
+        """Close the memory if this server opened it (``create_mcp_server`` without ``memory``)."""
+        if self.owns_memory:
+            await self.memory.close()
+
+    def close(self) -> None:
+        if self.owns_memory:
+            self.memory.sync.close()
+
+
+def create_mcp_server(
+    memory: AsyncMemory | None = None,
+    *,
+    settings: Settings | None = None,
+    default_user_id: str | None = None,
+    name: str = "memscribe",
+) -> MemscribeMCPServer:
+    """Build the memscribe MCP server over ``memory`` (or a new ``AsyncMemory(settings=settings)``).
+
+    The returned server runs over stdio (``await server.run_stdio_async()``) or streamable HTTP
+    (``server.streamable_http_app()``, an ASGI app). Close a memory the server opened with ``server.close()``.
+    """
+    owns = memory is None
+    mem = memory if memory is not None else AsyncMemory(settings=settings)
+    server = MemscribeMCPServer(
+        name,
+        version=_version(),
+        instructions=(
+            "Long-term memory for this user. Call get_context before answering to see what is known; call "
+            "remember with what the user said that is worth keeping. Memories are scoped by user_id."
+        ),
+        log_level="WARNING",
+    )
+    server.memory = mem
+    server.owns_memory = owns
+    server.default_user_id = default_user_id
+
+    def scope(user_id: str | None) -> str:
+        uid = user_id if user_id is not None else default_user_id
+        if uid is None:
+            raise ToolError("MissingScopeError: user_id is required (this server has no default user)")
+        return uid
+
+    async def call(op: Callable[[], Awaitable[T]]) -> T:
+        """Run a memscribe call; its typed errors become MCP tool errors naming the error type."""
+        try:
+            return await op()
+        except MemscribeError as exc:
+            raise ToolError(f"{type(exc).__name__}: {exc}") from exc
+
+    async def owned(memory_id: str, user_id: str | None) -> MemoryRecord:
+        uid = user_id if user_id is not None else default_user_id
+        if uid is None:
+            return await mem.get(memory_id)
+        # another user's memory gets the same answer as an unknown id: its existence is not confirmed
+        missing = NotFoundError(f"no memory {memory_id!r} for user {uid!r}")
+        try:
+            rec = await mem.get(memory_id)
+        except NotFoundError:
+            raise missing from None
+        if rec.user_id != uid:
+            raise missing
+        return rec
+
+    @server.tool(
+        description=(
+            "Remember what was said. Give `text` (one user message) or `messages` (a list of "
+            "{role, content} turns). memscribe decides what is worth keeping: returns what was stored, "
+            "which existing memories were updated/superseded/merged, and what was dropped and why."
+        )
+    )
+    async def remember(
+        text: str | None = None,
+        messages: list[ChatMessage] | None = None,
+        user_id: str | None = None,
+        session_id: str | None = None,
+        at: Annotated[str | None, Field(description="ISO 8601 time of the messages (default: now)")] = None,
+    ) -> RememberResult:
+        uid = scope(user_id)
+        if (text is None) == (messages is None):
+            raise ToolError("InputError: give exactly one of `text` or `messages`")
+        payload: Any = text if text is not None else [m.model_dump(exclude_none=True) for m in messages or []]
+        rep = await call(lambda: mem.add(payload, user_id=uid, session_id=session_id, at=at))
+        items = [_outcome(i) for i in rep.items]
+        return RememberResult(
+            user_id=rep.user_id,
+            stored=rep.added,
+            changed=rep.changed,
+            dropped=[_outcome(i) for i in rep.dropped],
+            items=items,
+            counts=rep.counts(),
+        )
+
+    @server.tool(description="Search a user's memories (hybrid: meaning + keywords + time), best first.")
+    async def recall(
+        query: str,
+        user_id: str | None = None,
+        limit: Annotated[int, Field(description="how many memories at most (1-1000)")] = 5,
+    ) -> RecallResult:
+        uid = scope(user_id)
+        hits = await call(lambda: mem.search(query, user_id=uid, limit=limit))
+        return RecallResult(
+            user_id=uid,
+            query=query,
+            memories=[
+                RecalledMemory(
+                    id=h.memory.id,
+                    text=h.memory.text,
+                    score=round(h.score, 4),
+                    kind=h.memory.kind.value,
+                    layer=h.memory.layer.value,
+                    time_start=h.memory.time_start,
+                    time_end=h.memory.time_end,
+                    created_at=h.memory.created_at,
+                    updated_at=h.memory.updated_at,
+                )
+                for h in hits
+            ],
+        )
+
+    @server.tool(
+        description=(
+            "The memories relevant to `query`, packed into at most `budget_tokens` tokens, ready to put "
+            "into a prompt. Empty when nothing relevant is known."
+        )
+    )
+    async def get_context(
+        query: str,
+        user_id: str | None = None,
+        budget_tokens: int = 800,
+        session_id: str | None = None,
+    ) -> str:
+        uid = scope(user_id)
+        ctx = await call(
+            lambda: mem.context(query, user_id=uid, session_id=session_id, budget_tokens=budget_tokens)
+        )
+        return ctx.text
+
+    @server.tool(
+        description=(
+            "Delete one memory by id (a new version with status 'deleted'; it is no longer recalled). "
+            "With a user_id in force, a memory of another user is refused as not found."
+        )
+    )
+    async def forget_memory(
+        memory_id: str,
+        user_id: str | None = None,
+        reason: str = "deleted by request (MCP)",
+    ) -> ForgetResult:
+        async def op() -> MemoryRecord:
+            await owned(memory_id, user_id)
+            return await mem.delete(memory_id, reason=reason)
+
+        rec = await call(op)
+        return ForgetResult(memory_id=rec.id, deleted=True, status=rec.status.value, version=rec.version)
+
+    @server.tool(
+        description=(
+            "Every version of a memory, oldest first, including the memories it superseded "
+            "(e.g. 'lives in Beijing' before 'moved to Shanghai')."
+        )
+    )
+    async def memory_history(memory_id: str, user_id: str | None = None) -> HistoryResult:
+        async def op() -> list[Any]:
+            await owned(memory_id, user_id)
+            return await mem.history(memory_id)
+
+        versions = await call(op)
+        return HistoryResult(
+            memory_id=memory_id,
+            versions=[
+                VersionEntry(
+                    memory_id=v.memory_id,
+                    version=v.version,
+                    text=v.record.text,
+                    status=v.record.status.value,
+                    reason=v.reason,
+                    actor=v.actor,
+                    created_at=v.created_at,
+                )
+                for v in versions
+            ],
+        )
+
+    @server.resource(
+        PROFILE_URI,
+        name="profile",
+        title="User profile",
+        description="What memscribe knows about the user: active semantic, profile and preference memories.",
+        mime_type="application/json",
+    )
+    async def profile(user_id: str) -> str:
+        try:
+            recs = await mem.list(user_id=user_id, status="active")
+        except InputError as exc:  # the caller's mistake: invalid params, not a server failure
+            raise MCPError(code=INVALID_PARAMS, message=f"{type(exc).__name__}: {exc}") from exc
+        except NotFoundError as exc:
+            raise ResourceNotFoundError(f"{type(exc).__name__}: {exc}") from exc
+        except MemscribeError as exc:
+            raise ResourceError(f"{type(exc).__name__}: {exc}") from exc
+        keep = [r for r in recs if r.layer == Layer.semantic or r.kind in _PROFILE_KINDS]
+        keep.sort(key=lambda r: (r.kind.value, r.updated_at))
+        body = {
+            "user_id": user_id,
+            "memories": [
+                {
+                    "id": r.id,
+                    "text": r.text,
+                    "kind": r.kind.value,
+                    "layer": r.layer.value,
+                    "updated_at": r.updated_at.isoformat(),
+                }
+                for r in keep
+            ],
+        }
+        return json.dumps(body, ensure_ascii=False)
+
+    return server
+
+
+def _version() -> str:
+    try:
+        from importlib.metadata import version
+
+        return version("memscribe")
+    except Exception:  # not installed (e.g. running from a source tree)
+        return "0"
+
+
+def run_stdio(home: str | Path | None = None, *, default_user_id: str | None = None) -> None:
+    """Serve memscribe over stdio until the client disconnects (what ``memscribe mcp`` runs)."""
+    import anyio
+
+    if default_user_id is not None and not default_user_id.strip():
+        raise MissingScopeError("--user must not be empty")
+    server = create_mcp_server(AsyncMemory(home), default_user_id=default_user_id)
+    server.owns_memory = True
+    try:
+        anyio.run(server.run_stdio_async)
+    finally:
+        server.close()
