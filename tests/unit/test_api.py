@@ -227,3 +227,13 @@ def test_paraphrase_still_merges_without_rewriting(mem):
     rep = mem.add("我平时就爱喝美式咖啡。", user_id="u", at="2026-05-03T08:00:00+08:00")
     assert rep.items[0].action == "merge" and rep.items[0].memory_id == a
     assert mem.get(a).text.startswith("用户平时喜欢")
+
+
+def test_slot_values_answer_the_question_words_people_use(mem):
+    mem.add("I live in Beijing.", user_id="u", at="2026-01-01T10:00:00Z")
+    mem.add("I moved to Shanghai last month.", user_id="u", at="2026-03-01T10:00:00Z")
+    mem.add("我去年搬到杭州了。", user_id="z", at="2026-03-02T10:00:00+08:00")
+    hits = mem.search("where do I live", user_id="u")
+    assert hits and "Shanghai" in hits[0].memory.text and all("Beijing" not in h.memory.text for h in hits)
+    zh = mem.search("我住哪", user_id="z")
+    assert zh and "杭州" in zh[0].memory.text and "2025年" in zh[0].memory.text

@@ -397,7 +397,8 @@ _PREP_START = re.compile(r"(?:on|over|during|for|at|in|by|around|@)\s", re.I)
 def _render_zh(m: TimeMention) -> str:
     g, a, b = m.granularity, m.time_start, m.time_end
     if _single(m):
-        return iso(a, g)
+        # a bare "2025" in a Chinese sentence reads as a number: 去年 -> 2025年
+        return iso(a, g) + ("年" if g == "year" else "")
     pod = _ZH_POD.search(m.text)
     if g == "hour" and pod and a.date() == b.date():  # 明天下午 -> 2026-06-09下午
         return iso(a, "day") + _ZH_POD_FULL.get(pod.group(), pod.group())
