@@ -223,7 +223,7 @@ CONSTRAINT = re.compile(
     re.IGNORECASE,
 )
 PROFILE = re.compile(
-    r"我是|我叫|名字是|我在.{1,12}(?:工作|上班|上学|读书)|住在|我家在|老家|生日|\d+岁|养了|我的.{1,6}是|我有一?个|我女儿|我儿子|我老婆|我老公|我妈|我爸|我太太|我先生|我男朋友|我女朋友|职业|专业"
+    r"我是|我叫|名字是|我在.{1,12}(?:工作|上班|上学|读书)|住在|我家在|老家|生日|(?<!\d)\d+岁|养了|我的.{1,6}是|我有一?个|我女儿|我儿子|我老婆|我老公|我妈|我爸|我太太|我先生|我男朋友|我女朋友|职业|专业"
     r"|\b(?:my name is|i am a|i'm a|i work|i live|i'm from|i am from|my birthday|years old|i have a|my wife|my husband|"
     r"my partner|my son|my daughter|my kids|my mom|my dad|my job|i study|i'm studying|my major|my family|"
     r"i grew up|my hometown|identify as)\b",
@@ -289,7 +289,7 @@ ID_PATTERN = re.compile(
     r"(?<![\w-])#?([A-Z]{1,5}-?\d{2,}[A-Z0-9-]*|\d{2,}-[A-Z0-9-]+|[A-Z0-9]{2}\d{3,4})(?![\w-])"
 )
 AMOUNT = re.compile(
-    r"[¥￥$€£]\s?\d[\d,]*(?:\.\d+)?|\d[\d,]*(?:\.\d+)?\s?(?:元|块|万|美元|欧元|英镑|dollars?|bucks|euros?|pounds?|yuan|rmb)",
+    r"[¥￥$€£]\s?\d[\d,]*(?:\.\d+)?|(?<!\d)(?<!\d,)\d[\d,]*(?:\.\d+)?\s?(?:元|块|万|美元|欧元|英镑|dollars?|bucks|euros?|pounds?|yuan|rmb)",
     re.IGNORECASE,
 )
 NUMBER = re.compile(r"\d+(?:[.,:]\d+)*")

@@ -1,0 +1,218 @@
+"""The /v1 routes: parse the request, call the tenant's scoped AsyncMemory, return its models."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Path, Query
+
+from memscribe.interfaces.server.auth import Principal, api_principal
+from memscribe.interfaces.server.schemas import (
+    AddRequest,
+    ApproveRequest,
+    ContextRequest,
+    ErrorBody,
+    ForgetResponse,
+    MaintainRequest,
+    MaintainResponse,
+    MemoryList,
+    ReasonRequest,
+    RejectRequest,
+    RollbackRequest,
+    SearchRequest,
+    SearchResponse,
+    UpdateRequest,
+)
+from memscribe.models import AuditEvent, Context, Kind, Layer, MemoryRecord, Status, Version, WriteReport
+
+__all__ = ["router"]
+
+_errors: dict[int | str, dict[str, Any]] = {
+    code: {"model": ErrorBody, "description": desc}
+    for code, desc in {
+        400: "Malformed request body",
+        401: "Missing or invalid API key",
+        404: "No such memory in this tenant",
+        413: "Request body too large",
+        422: "Invalid input",
+        429: "Rate limited (see Retry-After)",
+    }.items()
+}
+
+router = APIRouter(prefix="/v1", responses=_errors)
+Auth = Annotated[Principal, Depends(api_principal)]
+MemoryId = Annotated[str, Path(min_length=1, max_length=128, description="A memory id")]
+
+
+@router.post("/memories", response_model=WriteReport, tags=["memories"], summary="Add messages")
+async def add_memories(body: AddRequest, p: Auth) -> WriteReport:
+    """Run the write pipeline over the messages (like ``Memory.add``): what was kept, merged, dropped, why."""
+    return await p.scope.add(
+        body.messages_for_memory(),
+        user_id=body.user_id,
+        agent_id=body.agent_id,
+        session_id=body.session_id,
+        at=body.at,
+        metadata=body.metadata,
+    )
+
+
+@router.get("/memories", response_model=MemoryList, tags=["memories"], summary="List a user's memories")
+async def list_memories(
+    p: Auth,
+    user_id: Annotated[str, Query(min_length=1, max_length=256)],
+    status: Annotated[Status | None, Query(description="Default: active")] = Status.active,
+    all_statuses: Annotated[bool, Query(alias="all", description="Every status")] = False,
+    kind: Kind | None = None,
+    layer: Layer | None = None,
+    limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+    offset: Annotated[int, Query(ge=0, le=10_000_000)] = 0,
+) -> MemoryList:
+    recs = await p.scope.list(
+        user_id=user_id,
+        status=None if all_statuses else (status.value if status else "active"),
+        kind=kind.value if kind else None,
+        layer=layer.value if layer else None,
+        limit=limit,
+        offset=offset,
+    )
+    return MemoryList(items=recs, count=len(recs))
+
+
+@router.get("/memories/{memory_id}", response_model=MemoryRecord, tags=["memories"])
+async def get_memory(memory_id: MemoryId, p: Auth) -> MemoryRecord:
+    return await p.scope.get(memory_id)
+
+
+@router.patch("/memories/{memory_id}", response_model=MemoryRecord, tags=["memories"], summary="Edit")
+async def update_memory(memory_id: MemoryId, body: UpdateRequest, p: Auth) -> MemoryRecord:
+    """Edit text or fields; the old version is kept (see history) and can be rolled back."""
+    return await p.scope.update(memory_id, text=body.text, reason=body.reason, actor="api", **body.fields())
+
+
+@router.delete("/memories/{memory_id}", response_model=MemoryRecord, tags=["memories"])
+async def delete_memory(
+    memory_id: MemoryId, p: Auth, reason: Annotated[str, Query(max_length=1000)] = "deleted through the API"
+) -> MemoryRecord:
+    """Soft delete: status ``deleted``, kept in history. ``DELETE /v1/users/{id}`` erases for real."""
+    return await p.scope.delete(memory_id, reason=reason)
+
+
+@router.post("/memories/{memory_id}/archive", response_model=MemoryRecord, tags=["memories"])
+async def archive_memory(memory_id: MemoryId, p: Auth, body: ReasonRequest | None = None) -> MemoryRecord:
+    """Retire from default recall (still found with ``deep``); undo with restore."""
+    reason = (body.reason if body else None) or "archived through the API"
+    return await p.scope.update(memory_id, status="archived", reason=reason, actor="api")
+
+
+@router.post("/memories/{memory_id}/restore", response_model=MemoryRecord, tags=["memories"])
+async def restore_memory(memory_id: MemoryId, p: Auth, body: ReasonRequest | None = None) -> MemoryRecord:
+    return await p.scope.restore(
+        memory_id, reason=(body.reason if body else None) or "restored through the API"
+    )
+
+
+@router.get("/memories/{memory_id}/history", response_model=list[Version], tags=["memories"])
+async def memory_history(memory_id: MemoryId, p: Auth) -> list[Version]:
+    return await p.scope.history(memory_id)
+
+
+@router.post("/memories/{memory_id}/rollback", response_model=MemoryRecord, tags=["memories"])
+async def rollback_memory(memory_id: MemoryId, body: RollbackRequest, p: Auth) -> MemoryRecord:
+    return await p.scope.rollback(memory_id, body.version, reason=body.reason)
+
+
+@router.get("/memories/{memory_id}/explain", response_model=list[AuditEvent], tags=["memories"])
+async def explain_memory(memory_id: MemoryId, p: Auth) -> list[AuditEvent]:
+    """Why is this remembered: every stage decision about the memory and its source messages."""
+    return await p.scope.explain(memory_id)
+
+
+@router.post("/search", response_model=SearchResponse, tags=["recall"])
+async def search(body: SearchRequest, p: Auth) -> SearchResponse:
+    hits = await p.scope.search(
+        body.query,
+        user_id=body.user_id,
+        limit=body.limit,
+        filters=body.filters.as_dict() if body.filters else None,
+        deep=body.deep,
+        session_id=body.session_id,
+    )
+    return SearchResponse(hits=hits)
+
+
+@router.post("/context", response_model=Context, tags=["recall"])
+async def context(body: ContextRequest, p: Auth) -> Context:
+    """The token-budgeted context for a query (never over ``budget_tokens``)."""
+    return await p.scope.context(
+        body.query,
+        user_id=body.user_id,
+        session_id=body.session_id,
+        budget_tokens=body.budget_tokens,
+        max_items=body.max_items,
+        filters=body.filters.as_dict() if body.filters else None,
+    )
+
+
+@router.delete("/users/{user_id}", response_model=ForgetResponse, tags=["users"], summary="Forget a user")
+async def forget_user(user_id: Annotated[str, Path(min_length=1, max_length=256)], p: Auth) -> ForgetResponse:
+    """Hard erase of everything of this user: memories, versions, audit, sessions. Cannot be undone."""
+    return ForgetResponse(user_id=user_id, erased=await p.scope.forget(user_id))
+
+
+@router.get("/users", response_model=list[str], tags=["users"])
+async def list_users(p: Auth) -> list[str]:
+    return await p.scope.users()
+
+
+@router.post("/maintain", response_model=MaintainResponse, tags=["lifecycle"])
+async def maintain(p: Auth, body: MaintainRequest | None = None) -> MaintainResponse:
+    """Expire, archive cold memories, merge near-duplicates, consolidate episodes (all versioned)."""
+    body = body or MaintainRequest()
+    reports = await p.scope.maintain(user_id=body.user_id, dry_run=body.dry_run)
+    out = MaintainResponse(dry_run=body.dry_run, users=[])
+    counted = ("expired", "archived", "consolidated", "reinforced", "merged", "confidence_decayed")
+    for r in reports:
+        for f in (*counted, "working_items_expired", "skipped"):
+            setattr(out, f, getattr(out, f) + getattr(r, f))
+        out.growth_rate += r.growth_rate
+        out.users += [p.scope.ext(u) for u in r.users]
+        out.actions += [
+            {
+                "user_id": p.scope.ext(a.user_id),
+                "memory_id": a.memory_id,
+                "action": a.action,
+                "reason": a.reason,
+            }
+            for a in r.actions
+        ]
+    return out
+
+
+@router.get("/stats", tags=["lifecycle"])
+async def stats(
+    p: Auth, user_id: Annotated[str | None, Query(min_length=1, max_length=256)] = None
+) -> dict[str, Any]:
+    return await p.scope.stats(user_id=user_id)
+
+
+@router.get("/review", response_model=MemoryList, tags=["review"], summary="Pending review queue")
+async def review_queue(
+    p: Auth, user_id: Annotated[str | None, Query(min_length=1, max_length=256)] = None
+) -> MemoryList:
+    """Memories waiting for a person (status ``pending_review``): recall does not use them until approved."""
+    recs = await p.scope.review_queue(user_id=user_id)
+    return MemoryList(items=recs, count=len(recs))
+
+
+@router.post("/review/{memory_id}/approve", response_model=MemoryRecord, tags=["review"])
+async def approve(memory_id: MemoryId, p: Auth, body: ApproveRequest | None = None) -> MemoryRecord:
+    """Approve (optionally with corrected text first): the memory becomes active."""
+    if body is not None and body.text is not None:
+        await p.scope.update(memory_id, text=body.text, reason="edited in review", actor="api")
+    return await p.scope.approve(memory_id)
+
+
+@router.post("/review/{memory_id}/reject", response_model=MemoryRecord, tags=["review"])
+async def reject(memory_id: MemoryId, p: Auth, body: RejectRequest | None = None) -> MemoryRecord:
+    return await p.scope.reject(memory_id, reason=body.reason if body else None)

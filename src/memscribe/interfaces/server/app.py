@@ -1,0 +1,180 @@
+"""The memscribe HTTP server: REST API (/v1), web UI (/ui), /healthz, /metrics, OpenAPI (/openapi.json).
+
+``create_app(settings)`` builds the ASGI app; ``memscribe serve`` runs it with uvicorn. Tenant memories
+are opened lazily and closed on shutdown (the app's lifespan).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI
+from fastapi.responses import PlainTextResponse, RedirectResponse
+from fastapi.staticfiles import StaticFiles
+from prometheus_client import CollectorRegistry, generate_latest
+
+from memscribe.config import Settings
+from memscribe.interfaces.server.errors import install_error_handlers
+from memscribe.interfaces.server.keys import KeyStore, keys_path
+from memscribe.interfaces.server.middleware import BodyLimit, HttpMetrics, LatencyLog
+from memscribe.interfaces.server.schemas import Health
+from memscribe.interfaces.server.tenants import TenantRegistry
+from memscribe.lifecycle.ratelimit import KeyedBuckets
+
+__all__ = ["ServerState", "create_app"]
+
+WEB = Path(__file__).resolve().parent.parent / "web"
+
+
+def _version() -> str:
+    try:
+        return version("memscribe")
+    except PackageNotFoundError:  # pragma: no cover - running from a checkout without install
+        return "0+unknown"
+
+
+@dataclass
+class ServerState:
+    settings: Settings
+    keys: KeyStore
+    registry: TenantRegistry
+    buckets: KeyedBuckets
+    latency: LatencyLog
+    prometheus: CollectorRegistry
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def create_app(settings: Settings | None = None, *, keys: KeyStore | None = None) -> FastAPI:
+    """The server app for ``settings`` (default: ``Settings()`` from env / config file)."""
+    s = settings or Settings()
+    state = ServerState(
+        settings=s,
+        keys=keys or KeyStore(keys_path(s)),
+        registry=TenantRegistry(s),
+        buckets=KeyedBuckets(s.server.rate_per_s, s.server.rate_burst),
+        latency=LatencyLog(),
+        prometheus=CollectorRegistry(),
+    )
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        yield
+        if state.extra.get("mcp") is not None:
+            await state.extra["mcp"].close()
+        await state.registry.close()
+
+    app = FastAPI(
+        title="memscribe",
+        version=_version(),
+        description=(
+            "Write-first long-term memory for LLM agents. Every /v1 route needs a tenant API key "
+            "(`Authorization: Bearer <key>` or `X-API-Key`) and sees only that tenant's memory."
+        ),
+        lifespan=lifespan,
+        docs_url=None,  # Swagger/ReDoc pages load their assets from a CDN; the spec is at /openapi.json
+        redoc_url=None,
+    )
+    app.state.memscribe = state
+    install_error_handlers(app)
+
+    from memscribe.interfaces.server.api import router
+    from memscribe.interfaces.web.routes import router as ui_router
+
+    app.include_router(router)
+    app.include_router(ui_router)
+    app.mount("/ui/static", StaticFiles(directory=WEB / "static"), name="static")
+
+    @app.get("/healthz", response_model=Health, tags=["ops"])
+    async def healthz() -> Health:
+        return Health(version=_version())
+
+    @app.get("/metrics", response_class=PlainTextResponse, tags=["ops"])
+    async def metrics() -> PlainTextResponse:
+        """Prometheus text: HTTP counts/latency, plus each open tenant's memory metrics (``tenant`` label)."""
+        parts = [generate_latest(state.prometheus).decode()]
+        texts: list[tuple[str | None, str]] = []
+        seen: set[int] = set()
+        shared = state.registry.mode == "prefix"
+        for tenant in state.registry.open_tenants:
+            sc = await state.registry.scope(tenant)
+            if id(sc.memory) in seen or not hasattr(sc.memory, "metrics_text"):
+                continue
+            seen.add(id(sc.memory))
+            texts.append((None if shared else tenant, await sc.memory.metrics_text()))
+        if texts:
+            parts.append(merge_exposition(texts))
+        return PlainTextResponse("".join(parts), media_type="text/plain; version=0.0.4; charset=utf-8")
+
+    @app.get("/", include_in_schema=False)
+    async def root() -> RedirectResponse:
+        return RedirectResponse("/ui/", status_code=307)
+
+    app.add_middleware(BodyLimit, max_bytes=s.server.max_body_bytes)
+    app.add_middleware(HttpMetrics, registry=state.prometheus, latency=state.latency)
+    _mount_mcp(app, state)
+    return app
+
+
+_SAMPLE = re.compile(r"^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{[^}]*\})?(\s.*)$")
+
+
+def merge_exposition(texts: list[tuple[str | None, str]]) -> str:
+    """Several Prometheus texts as one: each family's HELP/TYPE once, its samples from every source
+    grouped under it, and a ``tenant`` label added to each sample of a tenant's text."""
+    families: dict[str, dict[str, Any]] = {}
+    order: list[str] = []
+    for tenant, text in texts:
+        current = None
+        for line in text.splitlines():
+            if not line.strip():
+                continue
+            if line.startswith("# HELP ") or line.startswith("# TYPE "):
+                name = line.split()[2]
+                fam = families.get(name)
+                if fam is None:
+                    fam = families[name] = {"meta": [], "samples": []}
+                    order.append(name)
+                if line not in fam["meta"]:
+                    fam["meta"].append(line)
+                current = fam
+                continue
+            if line.startswith("#"):
+                continue
+            m = _SAMPLE.match(line)
+            if m is None:
+                continue
+            if tenant is not None:
+                label = f'tenant="{tenant}"'
+                labels = m.group(2)
+                labels = f"{{{label},{labels[1:]}" if labels and labels != "{}" else f"{{{label}}}"
+                line = f"{m.group(1)}{labels}{m.group(3)}"
+            if current is None:
+                current = families.setdefault("", {"meta": [], "samples": []})
+                if "" not in order:
+                    order.append("")
+            current["samples"].append(line)
+    out = []
+    for name in order:
+        out += families[name]["meta"] + families[name]["samples"]
+    return "\n".join(out) + "\n"
+
+
+def _mount_mcp(app: FastAPI, state: ServerState) -> None:
+    """MCP over streamable HTTP at /mcp (tenant-scoped by the API key), when the ``mcp`` SDK is installed."""
+    try:
+        import mcp  # noqa: F401
+
+        import memscribe.interfaces.mcp_server  # noqa: F401
+    except ImportError:
+        state.extra["mcp"] = None
+        return
+    from memscribe.interfaces.server.mcp import McpGateway
+
+    gateway = state.extra["mcp"] = McpGateway(state)
+    app.add_route("/mcp", gateway, methods=["GET", "POST", "DELETE"], include_in_schema=False)
