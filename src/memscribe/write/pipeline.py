@@ -151,6 +151,17 @@ class WritePipeline:
                 repeat=repeat,
                 cfg=self.cfg,
             )
+            if prot.vaulted and m.role == "user" and decision.route != "long":
+                # the user asked to keep this value (以后都寄这个地址): with the value cut out the rest may
+                # look like too little to remember, but dropping it would lose what was asked for
+                decision = decision.model_copy(
+                    update={
+                        "route": "long",
+                        "importance": max(decision.importance, self.cfg.long_term_min),
+                        "reasons": (*decision.reasons, "keeps a value the user asked to keep (vaulted)"),
+                        "attach": "none",
+                    }
+                )
             audits.append(
                 self._audit(
                     "filter",
@@ -376,6 +387,10 @@ class WritePipeline:
         if cand.layer != Layer.working:
             neighbours = self._neighbours(user_id, cand, vec, keyword_hits)
             decision = _redelivered(unit.message_ids, neighbours) or decide_merge(cand, neighbours, self.cfg)
+        if vaulted and isinstance(decision, Merge | Update):
+            # placeholders hide the values: "寄到[地址#1]" twice may be two different addresses. The newer
+            # statement carries its own sealed value and replaces the older one (kept in history)
+            decision = Supersede(target=decision.target, why="restated with a newly vaulted value")
         if isinstance(decision, Noop):
             # the same message ids again (a client retry): nothing changes, no version, no confidence gain
             with self.store.atomic():
