@@ -487,3 +487,21 @@ def test_simulated_lifetime_is_bounded_and_keeps_what_is_used(tmp_path):
     assert out["recently_accessed_lost"] == []
     assert out["maintenance_runs"] >= 8
     assert out["archived"] > 0 and out["consolidated"] >= 1
+
+
+def test_pinned_memories_are_left_alone_by_maintenance(tmp_path):
+    from datetime import UTC, datetime, timedelta
+
+    m = Memory(home=tmp_path / "pin")
+    try:
+        keep = m.add("Remember: the spare key is under the blue pot.", user_id="u", at="2026-01-01T10:00:00Z")
+        cold = m.add(
+            "Remember: the garage code is on the fridge note.", user_id="u", at="2026-01-01T10:00:00Z"
+        )
+        m.update(keep.added[0], metadata={"pinned": True})
+        rep = m.maintain(now=datetime.now(UTC) + timedelta(days=200))
+        assert m.get(keep.added[0]).status.value == "active"
+        assert m.get(cold.added[0]).status.value == "archived"
+        assert rep.counts().get("archive", 0) >= 1
+    finally:
+        m.close()

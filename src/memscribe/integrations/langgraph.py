@@ -276,6 +276,8 @@ class MemscribeStore(BaseStore):
             kind = value.get("kind") if value.get("kind") in _KINDS else Kind.fact.value
             meta = {
                 "origin": ORIGIN,
+                # an item lives until the graph deletes it: maintenance never archives, decays or merges it
+                "pinned": True,
                 "langgraph": {
                     "namespace": list(ns),
                     "key": op.key,

@@ -408,7 +408,10 @@ def run_maintenance(
     report = MaintenanceReport(now=now, dry_run=dry_run, users=users)
     created = 0
     for u in users:
-        loaded = {r.id: r for r in store.list_memories(u, statuses=None)}
+        # pinned memories (metadata "pinned": true, e.g. LangGraph store items) are kept as written
+        loaded = {
+            r.id: r for r in store.list_memories(u, statuses=None) if r.metadata.get("pinned") is not True
+        }
         run = _UserRun(user_id=u, now=now, settings=settings, store=store, embedder=embedder, loaded=loaded)
         report.active_before[u] = sum(1 for r in loaded.values() if r.status == Status.active)
         run.plan()
