@@ -121,8 +121,7 @@ class TenantScope:
         return await self.memory.forget(user_id=self.uid(user_id))
 
     async def users(self) -> list[str]:
-        store = self.memory.sync.store
-        users = await asyncio.to_thread(lambda: list(store.iter_users()))
+        users = await self.memory.users()
         return sorted(self.ext(u) for u in users if self._owns_uid(u))
 
     async def maintain(self, *, user_id: str | None, dry_run: bool) -> Any:
