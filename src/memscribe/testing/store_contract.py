@@ -229,3 +229,53 @@ class StoreContractTests:
     def test_vault_rows(self, store) -> None:  # type: ignore[no-untyped-def]
         store.put_secret("u1", "m1", "[地址#1]", "address", b"v1-ciphertext", "k1")
         assert store.secrets_for("m1")[0]["ciphertext"] == b"v1-ciphertext"
+
+    def test_nested_atomic_rolls_back_to_the_savepoint_only(self, store) -> None:  # type: ignore[no-untyped-def]
+        outer = make_record("m1", text="outer write kept")
+        inner = make_record("m2", text="inner write undone zebra")
+        with store.atomic():
+            store.put_memory(outer, vector=unit_vector(1), keyword_text=outer.text)
+            with pytest.raises(RuntimeError), store.atomic():
+                store.put_memory(inner, vector=unit_vector(2), keyword_text=inner.text)
+                store.add_version(inner, reason="add", actor="test", at=T0)
+                raise RuntimeError("inner block fails")
+            store.add_version(outer, reason="add", actor="test", at=T0)
+        assert store.get_memory("m1") is not None and len(store.versions("m1")) == 1
+        assert store.get_memory("m2") is None and store.versions("m2") == []
+        assert [i for i, _ in store.vector_search("u1", unit_vector(2), k=5)] == ["m1"]
+        assert store.keyword_search("u1", ["zebra"], k=5) == []
+
+    def test_status_change_without_new_vector_reaches_every_index(self, store) -> None:  # type: ignore[no-untyped-def]
+        rec = make_record("m1", text="weekly meetings with Rosalind")
+        self._put(store, rec, seed=4)
+        store.put_memory(rec.model_copy(update={"status": Status.archived, "version": 2}))
+        assert store.vector_search("u1", unit_vector(4), k=5) == []
+        assert store.keyword_search("u1", ["rosalind"], k=5) == []
+        assert [i for i, _ in store.vector_search("u1", unit_vector(4), k=5, statuses=("archived",))] == [
+            "m1"
+        ]
+        store.put_memory(rec.model_copy(update={"version": 3}))  # active again
+        assert store.vector_search("u1", unit_vector(4), k=1)[0][0] == "m1"
+        assert store.keyword_search("u1", ["meeting"], k=5)[0][0] == "m1"  # English stems match
+        got = store.get_vectors(["m1", "nope"])
+        assert list(got) == ["m1"] and np.allclose(got["m1"], unit_vector(4), atol=1e-6)
+
+    def test_jobs_wait_for_run_after_and_retry(self, store) -> None:  # type: ignore[no-untyped-def]
+        later = store.enqueue("verify", {"user_id": "u1"}, run_after=T0 + timedelta(hours=1))
+        assert store.claim_jobs(limit=5, now=T0) == []
+        job = store.claim_jobs(limit=5, now=T0 + timedelta(hours=2))
+        assert [j["id"] for j in job] == [later] and job[0]["attempts"] == 1
+        assert job[0]["payload"] == {"user_id": "u1"}
+        store.fail_job(later, "transient", retry_at=T0 + timedelta(hours=3))
+        assert store.claim_jobs(limit=5, now=T0 + timedelta(hours=2)) == []
+        assert store.claim_jobs(limit=5, now=T0 + timedelta(hours=4))[0]["attempts"] == 2
+
+    def test_size_and_facets(self, store) -> None:  # type: ignore[no-untyped-def]
+        self._put(store, make_record("m1"), seed=1)
+        self._put(store, make_record("m2", user="u2", kind=Kind.event, layer=Layer.episodic), seed=2)
+        assert store.size_bytes() > 0
+        facets = store.memory_facets("u1", days=100_000)
+        assert facets["status"] == {"active": 1} and facets["kind"] == {"preference": 1}
+        assert sum(facets["daily_new"].values()) == 1
+        assert store.memory_facets(None, days=100_000)["layer"] == {"semantic": 1, "episodic": 1}
+        assert store.count_memories() == {"active": 2} and sorted(store.iter_users()) == ["u1", "u2"]
