@@ -45,6 +45,9 @@ def serve(
     ),
     port: int | None = typer.Option(None, "--port", help="Port (default 8765)"),
     home: Path | None = HomeOpt,
+    store_url: str | None = typer.Option(
+        None, "--store", help="Store URL (postgresql://…); default: $MEMSCRIBE_STORE or SQLite in --home"
+    ),
     log_level: str = typer.Option("info", "--log-level"),
 ) -> None:
     """Run the REST API (/v1, OpenAPI at /openapi.json), the web UI (/ui) and /metrics."""
@@ -55,6 +58,8 @@ def serve(
     except ImportError as exc:
         raise _server_missing(exc) from exc
     s = _settings(home)
+    if store_url:
+        s = s.model_copy(update={"store": store_url})
     host = host or s.server.host
     port = port or s.server.port
     store = _keystore(home)
