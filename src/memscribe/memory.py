@@ -150,10 +150,11 @@ class Memory:
     def worker_embedder(self) -> Embedder:
         """The embedder background jobs use: its own engine when the provider can clone one, so queued
         verification never waits on (or blocks) the caller's add() and search()."""
-        if self._worker_embedder is None:
-            clone = getattr(self.embedder, "clone", None)
-            self._worker_embedder = clone() if callable(clone) else self.embedder
-        return self._worker_embedder
+        with self._touch_lock:  # the worker thread and flush() may both ask first: build one engine
+            if self._worker_embedder is None:
+                clone = getattr(self.embedder, "clone", None)
+                self._worker_embedder = clone() if callable(clone) else self.embedder
+            return self._worker_embedder
 
     def _ensure_worker(self) -> None:
         if self.settings.write.verify != "queue" or self._worker is not None:
@@ -253,6 +254,8 @@ class Memory:
                 metadata=meta,
                 now=_now(),
             )
+            # idle is measured from the end of the last write: a long add() is not a pause
+            self._last_write = time.monotonic()
         seen = self._user_counts.get(user_id)
         if seen is not None:
             new = sum(1 for i in report.items if i.action in ("add", "supersede", "link", "review"))
@@ -623,6 +626,10 @@ class Memory:
         )
         return self._save_version(new, reason=reason, actor="user", action="restore", reindex=False)
 
+    def users(self) -> list[str]:
+        """Every user id with memories in this store, sorted."""
+        return sorted(self.store.iter_users())
+
     # ------------------------------------------------------------------ review queue
     def review_queue(self, *, user_id: str | None = None, limit: int | None = None) -> list[MemoryRecord]:
         """Memories waiting for a person's approval (identity, money, permissions), oldest first."""
@@ -805,37 +812,151 @@ class Memory:
 
     # ------------------------------------------------------------------ export / import
     def export(self, *, user_id: str | None = None) -> list[dict[str, Any]]:
-        users = [require_user(user_id)] if user_id is not None else list(self.store.iter_users())
-        out = []
+        """Everything needed to rebuild the long-term memory elsewhere, as JSON-ready dicts (one per line
+        of a JSONL file): per user, the audit trail in chunks (``{"_type": "audit", "id": "_audit:<user>:<n>",
+        "user_id", "events"}``) and then every memory in every status, each with ``_versions`` (full
+        history) and ``_vault`` (its sealed values: ciphertext, never plaintext). Links, supersession and
+        sources are fields of the records. Left out, being derived or transient: vectors and keyword entries
+        (rebuilt on import with the store's embedder), store-local row ids, session windows, working items,
+        counters and the job queue."""
+        import base64
+
+        if user_id is not None:
+            users = [require_user(user_id)]
+        else:  # with users whose every message was dropped: their audit trail says why
+            users = sorted({*self.store.iter_users(), *(e.user_id for e in self.store.audit_for())})
+        out: list[dict[str, Any]] = []
         for u in users:
+            events = [e.model_dump(mode="json", exclude={"id"}) for e in self.store.audit_for(user_id=u)]
+            for n, i in enumerate(range(0, len(events), 1000)):
+                out.append(
+                    {"_type": "audit", "id": f"_audit:{u}:{n}", "user_id": u, "events": events[i : i + 1000]}
+                )
             for rec in self.store.list_memories(u, statuses=None):
                 d = rec.model_dump(mode="json")
                 d["_versions"] = [v.model_dump(mode="json") for v in self.store.versions(rec.id)]
+                secrets = self.store.secrets_for(rec.id)
+                if secrets:
+                    d["_vault"] = [
+                        {
+                            "label": s["label"],
+                            "kind": s["kind"],
+                            "key_id": s["key_id"],
+                            "ciphertext": base64.b64encode(s["ciphertext"]).decode("ascii"),
+                        }
+                        for s in secrets
+                    ]
                 out.append(d)
         return out
 
-    def import_(self, records: Iterable[Mapping[str, Any]]) -> int:
-        n = 0
-        batch: list[tuple[MemoryRecord, list[Version]]] = []
-        for raw in records:
+    def import_(
+        self, records: Iterable[Mapping[str, Any]], *, batch_size: int = 256, dry_run: bool = False
+    ) -> int:
+        """Load an :meth:`export` (dicts, e.g. the lines of a JSONL file); returns the number of memories.
+
+        Ids, every field, versions, links, vault ciphertexts (sealed: they open only with the vault key they
+        were sealed with) and the audit trail come back as they were; vectors and keyword entries are
+        rebuilt with this store's embedder. A list is validated completely before anything is written; an
+        iterator (a file being streamed) is validated and written ``batch_size`` items at a time, each batch
+        in one transaction. Importing the same export twice changes nothing the second time. ``dry_run``
+        only validates (and counts the memories)."""
+        import base64
+        import binascii
+        from collections import Counter
+
+        def parse(raw: Any) -> tuple[str, Any]:
             if not isinstance(raw, Mapping):
                 raise InputError("each imported record must be a dict (one JSON object per line)")
             d = dict(raw)
-            versions = [Version.model_validate(v) for v in d.pop("_versions", [])]
+            if d.get("_type") == "audit":
+                try:
+                    user = require_user(d.get("user_id"))
+                    evs = [AuditEvent.model_validate({**e, "id": None}) for e in d.get("events") or []]
+                except (ValueError, TypeError) as exc:
+                    raise InputError(f"invalid audit item: {exc}") from exc
+                if any(e.user_id != user for e in evs):
+                    raise InputError("an audit item holds events of another user")
+                return "audit", (user, evs)
+            if "_type" in d:
+                raise InputError(f"unknown item type {d['_type']!r}")
             try:
+                versions = [Version.model_validate(v) for v in d.pop("_versions", None) or []]
+                vault = [
+                    (
+                        str(s["label"]),
+                        str(s["kind"]),
+                        str(s["key_id"]),
+                        base64.b64decode(s["ciphertext"], validate=True),
+                    )
+                    for s in d.pop("_vault", None) or []
+                ]
                 rec = MemoryRecord.model_validate(d)
-            except ValueError as exc:
+            except (ValueError, TypeError, KeyError, binascii.Error) as exc:
                 raise InputError(f"invalid record: {exc}") from exc
-            batch.append((rec, versions))
-        vecs = self.embedder.embed_passages([r.text for r, _ in batch]) if batch else []
-        with self.store.atomic():
-            for (rec, versions), vec in zip(batch, vecs, strict=True):
-                self.store.put_memory(rec, vector=vec, keyword_text=keyword_text_for(rec))
-                for v in versions:
-                    self.store.add_version(v.record, reason=v.reason, actor=v.actor, at=v.created_at)
-                if not versions:
-                    self.store.add_version(rec, reason="imported", actor="import", at=_now())
-                n += 1
+            if any(v.memory_id != rec.id for v in versions):
+                raise InputError(f"record {rec.id!r} carries versions of another memory")
+            return "memory", (rec, versions, vault)
+
+        seen_audit: dict[str, Counter[tuple[Any, ...]]] = {}
+
+        def audit_key(e: AuditEvent) -> tuple[Any, ...]:
+            return (e.ts, e.memory_id, e.message_id, e.stage, e.action, e.reason)
+
+        def write(items: list[tuple[str, Any]]) -> int:
+            mems = [it for kind, it in items if kind == "memory"]
+            vecs = self.embedder.embed_passages([r.text for r, _, _ in mems]) if mems else []
+            vec_of = dict(zip((r.id for r, _, _ in mems), vecs, strict=True))
+            with self.store.atomic():
+                for kind, it in items:
+                    if kind == "audit":
+                        user, evs = it
+                        if user not in seen_audit:
+                            seen_audit[user] = Counter(
+                                audit_key(e) for e in self.store.audit_for(user_id=user)
+                            )
+                        have = seen_audit[user]
+                        fresh = []
+                        for e in evs:
+                            if have[audit_key(e)] > 0:
+                                have[audit_key(e)] -= 1  # already in this store (a second import)
+                            else:
+                                fresh.append(e)
+                        self.store.add_audit(fresh)
+                        continue
+                    rec, versions, vault = it
+                    self.store.put_memory(rec, vector=vec_of[rec.id], keyword_text=keyword_text_for(rec))
+                    for v in versions:
+                        self.store.add_version(v.record, reason=v.reason, actor=v.actor, at=v.created_at)
+                    if not versions:
+                        self.store.add_version(rec, reason="imported", actor="import", at=_now())
+                    if vault:
+                        have_labels = {s["label"] for s in self.store.secrets_for(rec.id)}
+                        for label, kind_, key_id, blob in vault:
+                            if label not in have_labels:
+                                self.store.put_secret(rec.user_id, rec.id, label, kind_, blob, key_id)
+            return len(mems)
+
+        def parsed_items() -> Iterable[tuple[str, Any]]:
+            for i, raw in enumerate(records):
+                try:
+                    yield parse(raw)
+                except InputError as exc:
+                    raise InputError(f"item {i + 1}: {exc}") from exc
+
+        if dry_run:
+            return sum(1 for kind, _ in parsed_items() if kind == "memory")
+        if isinstance(records, list | tuple):
+            parsed = list(parsed_items())  # all or nothing: a bad item anywhere writes nothing
+            return sum(write(parsed[i : i + batch_size]) for i in range(0, len(parsed), batch_size))
+        n = 0
+        batch: list[tuple[str, Any]] = []
+        for item in parsed_items():
+            batch.append(item)
+            if len(batch) >= batch_size:
+                n += write(batch)
+                batch = []
+        if batch:
+            n += write(batch)
         return n
 
     # ------------------------------------------------------------------ stats and lifecycle
@@ -1025,6 +1146,9 @@ class AsyncMemory:
     async def restore(self, memory_id: str, *, reason: str = "restored") -> MemoryRecord:
         return await self._call(self._sync.restore, memory_id, reason=reason)
 
+    async def users(self) -> list[str]:
+        return await self._call(self._sync.users)
+
     async def review_queue(
         self, *, user_id: str | None = None, limit: int | None = None
     ) -> list[MemoryRecord]:
@@ -1064,8 +1188,10 @@ class AsyncMemory:
     async def export(self, *, user_id: str | None = None) -> list[dict[str, Any]]:
         return await self._call(self._sync.export, user_id=user_id)
 
-    async def import_(self, records: Iterable[Mapping[str, Any]]) -> int:
-        return await self._call(self._sync.import_, list(records))
+    async def import_(
+        self, records: Iterable[Mapping[str, Any]], *, batch_size: int = 256, dry_run: bool = False
+    ) -> int:
+        return await self._call(self._sync.import_, list(records), batch_size=batch_size, dry_run=dry_run)
 
     async def stats(self, *, user_id: str | None = None) -> dict[str, Any]:
         return await self._call(self._sync.stats, user_id=user_id)

@@ -46,7 +46,9 @@ def test_cli_end_to_end(tmp_path):
     run("delete", mid, *home)
     export = tmp_path / "out.jsonl"
     run("export", "--out", export, *home)
-    assert len(export.read_text().splitlines()) == 2
+    lines = [json.loads(x) for x in export.read_text().splitlines()]
+    assert len([x for x in lines if x.get("_type") != "audit"]) == 2  # the two memories, then their audit
+    assert any(x.get("_type") == "audit" for x in lines)
     other = tmp_path / "other"
     run("import", export, "--home", other)
     assert json.loads(run("stats", "--json", "--home", other))["memories_by_status"]

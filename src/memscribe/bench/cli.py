@@ -96,3 +96,17 @@ def bench_lifecycle(
         f"{res['recently_accessed_active']}, replaced by a newer version {res['recently_accessed_replaced']}, "
         f"lost {len(res['recently_accessed_lost'])}; {res['runtime_s']} s -> {out / 'lifecycle.png'}"
     )
+
+
+@bench_app.command("ingest")
+def bench_ingest(
+    n: int = typer.Option(100_000, "--n", help="Messages in the generated JSONL file"),
+    out: Path | None = typer.Option(None, "--out", help="Folder for ingest-N.json"),
+    keep: Path | None = typer.Option(None, "--keep", help="Keep the file and store in this folder"),
+) -> None:
+    """Streamed ingest of an N-message file: messages/s and RSS at 10/50/100 % (bounded memory)."""
+    from memscribe.bench.ingest import run_ingest_bench
+
+    if n < 1:
+        raise typer.BadParameter("--n must be positive")
+    run_ingest_bench(n, out_dir=out, console=console, keep=keep)

@@ -229,7 +229,7 @@ def export(
     user: str | None = typer.Option(None, "--user", "-u"),
     home: Path | None = HomeOpt,
 ) -> None:
-    """Export memories (with versions) as JSONL."""
+    """Export memories (every status, with versions and sealed vault values) and the audit trail as JSONL."""
     with _memory(home) as mem:
         rows = _run(lambda: mem.export(user_id=user))
     lines = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows)
@@ -242,21 +242,70 @@ def export(
 
 @app.command("import")
 def import_(path: Path, home: Path | None = HomeOpt) -> None:
-    """Import memories from a JSONL export."""
-    from rich.progress import track
+    """Import a JSONL export (memories with versions and sealed vault values, audit trail).
 
-    rows = []
-    for i, line in enumerate(track(path.read_text(encoding="utf-8").splitlines(), description="reading")):
-        if not line.strip():
-            continue
-        try:
-            rows.append(json.loads(line))
-        except json.JSONDecodeError as exc:
-            err.print(f"[red]error:[/red] line {i + 1} is not JSON: {exc}")
-            raise typer.Exit(2) from exc
+    The file is streamed twice: a first pass checks every line, so a bad line writes nothing; the second
+    imports in batches. Importing the same file again changes nothing."""
+
+    def lines():  # type: ignore[no-untyped-def]
+        with path.open(encoding="utf-8") as fh:
+            for i, line in enumerate(fh):
+                if not line.strip():
+                    continue
+                try:
+                    yield json.loads(line)
+                except json.JSONDecodeError as exc:
+                    err.print(f"[red]error:[/red] line {i + 1} is not JSON: {exc}")
+                    raise typer.Exit(2) from exc
+
+    if not path.is_file():
+        err.print(f"[red]error:[/red] no file {path}")
+        raise typer.Exit(2)
     with _memory(home) as mem:
-        n = _run(lambda: mem.import_(rows))
+        _run(lambda: mem.import_(lines(), dry_run=True))  # every line checked before anything is written
+        n = _run(lambda: mem.import_(lines()))
     console.print(f"imported {n} memories")
+
+
+@app.command()
+def ingest(
+    path: Path = typer.Argument(
+        ..., help='JSONL file: one {"role","content","id"?,"at"?,"name"?,"session_id"?} per line'
+    ),
+    user: str = UserOpt,
+    agent: str | None = typer.Option(None, "--agent"),
+    batch: int = typer.Option(16, "--batch", help="Messages of one session per add() call"),
+    strict: bool = typer.Option(
+        False, "--strict", help="Stop at the first invalid line (default: skip, count)"
+    ),
+    home: Path | None = HomeOpt,
+    as_json: bool = JsonOpt,
+) -> None:
+    """Stream a JSONL conversation file into a user's memory (bounded memory, any file size)."""
+    from memscribe.interfaces.ingest import IngestProgress, ingest_jsonl
+
+    def show(p: IngestProgress) -> None:
+        share = f"{100 * p.bytes_read / p.bytes_total:5.1f}%" if p.bytes_total else ""
+        rate = p.messages / p.elapsed_s if p.elapsed_s else 0.0
+        err.print(f"{share} {p.messages} messages, {rate:.0f} msg/s", highlight=False)
+
+    with _memory(home) as mem:
+        rep = _run(
+            lambda: ingest_jsonl(
+                mem, path, user_id=user, agent_id=agent, batch_size=batch, strict=strict, progress=show
+            )
+        )
+        mem.flush()
+    if as_json:
+        _emit(rep.as_dict())
+        return
+    acts = ", ".join(f"{k} {v}" for k, v in sorted(rep.actions.items()))
+    console.print(
+        f"ingested {rep.messages} messages in {rep.elapsed_s:.1f}s ({rep.as_dict()['messages_per_s'] or 0} msg/s)"
+        + (f"; {acts}" if acts else "")
+    )
+    if rep.skipped:
+        err.print(f"[yellow]skipped {rep.skipped} invalid lines[/yellow]: " + "; ".join(rep.errors[:5]))
 
 
 @app.command()

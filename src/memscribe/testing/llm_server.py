@@ -4,6 +4,8 @@
         {"content": '{"text": "trunc'},           # raw assistant content (truncated JSON, garbage ...)
         {"status": 500},                          # an HTTP error ("error": "message" optional)
         {"delay": 2.0, "json": {"text": "..."}},  # sleep first (client timeouts), then answer
+        {"dribble": {"bytes": 8, "every_s": 0.1},  # a slow stream: headers at once, then the body 8 bytes
+         "json": {"text": "..."}},                 # every 0.1 s (each gap under a read timeout)
         {"json": {"text": "用户..."}},            # a JSON object, sent JSON-encoded as the content
         lambda body: {"json": {...}},             # decide from the request body
     ]
@@ -13,7 +15,8 @@
         srv.requests  # the JSON bodies received, in order
 
 Chat completions consume the script in order; after the last entry, the last one repeats. A response
-may also carry ``"finish_reason"`` (default ``"stop"``). ``POST /v1/embeddings`` answers deterministic
+may also carry ``"finish_reason"`` (default ``"stop"``). ``srv.completed`` / ``srv.aborted`` count the
+responses written in full / cut off by the client hanging up (it timed out). ``POST /v1/embeddings`` answers deterministic
 pseudo-embeddings (a hash of the text, unit length, ``embedding_dim`` or the request's ``dimensions``)
 and does not consume the script. ``GET /v1/models`` lists one model.
 """
@@ -64,17 +67,30 @@ class _Handler(BaseHTTPRequestHandler):
     def log_message(self, format: str, *args: Any) -> None:  # quiet
         pass
 
-    def _send(self, status: int, payload: dict[str, Any]) -> None:
+    def _send(self, status: int, payload: dict[str, Any], *, dribble: dict[str, Any] | None = None) -> None:
         data = json.dumps(payload, ensure_ascii=False).encode("utf-8")
         try:
             self.send_response(status)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(data)))
             self.end_headers()
-            self.wfile.write(data)
             self.wfile.flush()
+            if dribble:
+                # a slow stream: the headers at once, then the body a few bytes at a time, each gap shorter
+                # than a client's read timeout, the whole longer than its per-call timeout
+                size, every = int(dribble.get("bytes", 8)), float(dribble.get("every_s", 0.1))
+                for i in range(0, len(data), size):
+                    self.wfile.write(data[i : i + size])
+                    self.wfile.flush()
+                    if i + size < len(data):
+                        time.sleep(every)
+            else:
+                self.wfile.write(data)
+                self.wfile.flush()
+            self.server.owner._finished(complete=True)
         except OSError:  # the client gave up (timeout) and closed the connection
             self.close_connection = True
+            self.server.owner._finished(complete=False)
 
     def _body(self) -> dict[str, Any]:
         length = int(self.headers.get("Content-Length") or 0)
@@ -145,6 +161,7 @@ class _Handler(BaseHTTPRequestHandler):
                     "total_tokens": prompt_tokens + completion_tokens,
                 },
             },
+            dribble=resp.get("dribble"),
         )
 
     def _embeddings(self, body: dict[str, Any], default_dim: int) -> None:
@@ -174,6 +191,8 @@ class ScriptedLLMServer:
         self.embedding_dim = embedding_dim
         self.requests: list[dict[str, Any]] = []  # every JSON body received, in order
         self.paths: list[str] = []  # the path of each request, parallel to .requests
+        self.completed = 0  # responses written in full
+        self.aborted = 0  # responses the client hung up on before the last byte (it timed out)
         self._pos = 0
         self._lock = threading.Lock()
         self._httpd: _Server | None = None
@@ -185,6 +204,13 @@ class ScriptedLLMServer:
         with self._lock:
             self.requests.append(body)
             self.paths.append(path)
+
+    def _finished(self, *, complete: bool) -> None:
+        with self._lock:
+            if complete:
+                self.completed += 1
+            else:
+                self.aborted += 1
 
     def _next(self, body: dict[str, Any]) -> Response:
         with self._lock:

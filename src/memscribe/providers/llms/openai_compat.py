@@ -137,17 +137,32 @@ class ChatClient:
         kwargs: dict[str, Any] = {"model": self.model, "messages": list(messages), "temperature": 0}
         if self._json_mode:
             kwargs["response_format"] = {"type": "json_object"}
-        resp = self._client.chat.completions.create(**kwargs)
-        choices = getattr(resp, "choices", None)
-        if not choices:
+        # ``timeout_s`` bounds the whole call, not only each read: the SDK's (httpx's) timeout is per
+        # operation, so a server dribbling its reply a few bytes at a time would hold add() indefinitely.
+        # The body is read in chunks against a deadline; past it the call is a timeout like any other.
+        deadline = time.monotonic() + self.cfg.timeout_s
+        with self._client.chat.completions.with_streaming_response.create(**kwargs) as raw:
+            body = bytearray()
+            for chunk in raw.iter_bytes():
+                body += chunk
+                if time.monotonic() > deadline:
+                    raise self._openai.APITimeoutError(request=raw.http_response.request)
+        try:
+            data = json.loads(bytes(body))
+        except ValueError as exc:
+            raise InvalidOutput("response body is not JSON") from exc
+        choices = data.get("choices") if isinstance(data, dict) else None
+        if not choices or not isinstance(choices, list) or not isinstance(choices[0], dict):
             raise InvalidOutput("reply has no choices")
         choice = choices[0]
-        obj = extract_json(choice.message.content if choice.message else None)
+        message = choice.get("message") if isinstance(choice.get("message"), dict) else {}
+        content = message.get("content")
+        obj = extract_json(content if isinstance(content, str) else None)
         try:
             return model_cls.model_validate(obj)
         except ValidationError as exc:
             fields = sorted({".".join(str(p) for p in e["loc"]) or "<root>" for e in exc.errors()})
-            truncated = " (reply was cut off)" if choice.finish_reason == "length" else ""
+            truncated = " (reply was cut off)" if choice.get("finish_reason") == "length" else ""
             raise InvalidOutput(f"reply does not fit {model_cls.__name__}: {fields}{truncated}") from exc
 
     def _retryable(self, exc: BaseException) -> bool:

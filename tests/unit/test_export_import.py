@@ -1,0 +1,216 @@
+"""Export -> import is lossless: a store rebuilt from its export equals the original field by field —
+records in every status, versions, links (supersedes / superseded_by / derived_from / related), sources,
+access statistics, the audit trail, and vault values still sealed.
+
+Not compared, because an export deliberately leaves them out: store-local row ids (audit ids, pks),
+session windows, working-memory scratch items, counters and the job queue (transient or statistics).
+Vectors and keyword entries are rebuilt on import with the store's embedder, so they are compared by
+value and by what search returns.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from memscribe import Memory, errors
+from memscribe.interfaces.cli import app
+from memscribe.models import Kind, Layer, Link, MemoryRecord, Source, Version
+
+
+def _build(home: Path) -> Memory:
+    mem = Memory(home=home)
+
+    def add(text: str, **kw) -> str | None:  # type: ignore[no-untyped-def]
+        kw.setdefault("user_id", "u1")
+        rep = mem.add(text, **kw)
+        return rep.items[0].memory_id
+
+    boston = add("I live in Boston.", at="2026-01-05T10:00:00+00:00", session_id="a", agent_id="bot")
+    seattle = add("I moved to Seattle last month.", at="2026-03-05T10:00:00+00:00", session_id="a")
+    cilantro = add(
+        "我不吃香菜。", at="2026-03-06T10:00:00+08:00", session_id="b", metadata={"channel": "app"}
+    )
+    add("我不吃香菜", at="2026-03-07T10:00:00+08:00", session_id="c")  # said again: merged, version 2
+    address = add("以后下单都寄这个地址：上海市浦东新区张江路123号5栋201室", at="2026-03-08T10:00:00+08:00")
+    review = add("下周二下午三点开项目评审会。", at="2026-06-08T10:00:00+08:00")
+    jazz = add("I love jazz.", at="2026-03-09T10:00:00+00:00")
+    add("这次用markdown格式回答", at="2026-03-09T10:00:00+08:00")  # working layer, expires
+    add("ok thanks", user_id="u2")  # dropped: u2 exists only in the audit trail
+    add("I love hiking in the Alps.", user_id="u3", at="2026-02-01T10:00:00+00:00")
+    assert None not in (boston, seattle, cilantro, address, review, jazz)
+    mem.update(jazz, text="The user loves jazz, especially Coltrane.", reason="user corrected")
+    mem.rollback(jazz, 1)
+    mem.delete(review, reason="cancelled")
+    mem.search("香菜", user_id="u1")  # access statistics
+    mem.flush()
+    # a consolidated memory derived from episodes, with other link types (as maintain() writes them)
+    now = mem.get(cilantro).created_at
+    rec = MemoryRecord(
+        id="mem_consolidated_1",
+        user_id="u1",
+        layer=Layer.semantic,
+        kind=Kind.preference,
+        text="The user avoids cilantro in every meal.",
+        raw="consolidated",
+        links=[
+            Link(type="derived_from", target=cilantro),
+            Link(type="related", target=seattle),
+            Link(type="contradicts", target=jazz),
+        ],
+        sources=[Source(message_id="m-x", session_id="b", role="user", name="Ann", at=now)],
+        structured={"mentions": 3, "nested": {"a": [1, {"b": None}]}},
+        confidence=0.7,
+        created_at=now,
+        updated_at=now,
+    )
+    with mem.store.atomic():
+        mem.store.put_memory(rec, vector=mem.embedder.embed_passages([rec.text])[0], keyword_text=rec.text)
+        mem.store.add_version(rec, reason="consolidate", actor="maintain", at=now)
+    return mem
+
+
+def _state(mem: Memory) -> dict:
+    """Everything an export promises to carry, in comparable form."""
+    store = mem.store
+    users = sorted({*store.iter_users(), *(e.user_id for e in store.audit_for())})
+    out: dict = {"users": users, "memories": {}, "versions": {}, "vault": {}, "audit": {}}
+    for u in users:
+        recs = store.list_memories(u, statuses=None)
+        out["memories"][u] = [r.model_dump(mode="json") for r in recs]  # in insertion order
+        for r in recs:
+            out["versions"][r.id] = [v.model_dump(mode="json") for v in store.versions(r.id)]
+            out["vault"][r.id] = [
+                {k: s[k] for k in ("label", "kind", "ciphertext", "key_id")} for s in store.secrets_for(r.id)
+            ]
+        out["audit"][u] = [e.model_dump(mode="json", exclude={"id"}) for e in store.audit_for(user_id=u)]
+    out["links"] = sorted(store._exec("SELECT src, dst, type, user_id FROM links"))
+    return out
+
+
+@pytest.fixture
+def original(tmp_path):  # type: ignore[no-untyped-def]
+    mem = _build(tmp_path / "a")
+    yield mem
+    mem.close()
+
+
+def test_round_trip_is_lossless_field_by_field(tmp_path, original) -> None:
+    dump = json.loads(json.dumps(original.export()))  # through JSON, as a file would carry it
+    before = _state(original)
+    assert {r["status"] for recs in before["memories"].values() for r in recs} >= {
+        "active",
+        "superseded",
+        "deleted",
+    }
+    assert before["users"] == ["u1", "u2", "u3"] and before["audit"]["u2"]  # u2: only dropped messages
+    shutil.copy(tmp_path / "a" / "vault.key", tmp_path / "b.key")
+
+    copy_home = tmp_path / "b"
+    copy_home.mkdir()
+    shutil.copy(tmp_path / "b.key", copy_home / "vault.key")  # the same vault key
+    copy = Memory(home=copy_home)
+    assert copy.import_(dump) == sum(len(v) for v in before["memories"].values())
+    after = _state(copy)
+    for part in ("users", "memories", "versions", "vault", "audit", "links"):
+        assert after[part] == before[part], part
+    assert copy.export() == dump  # and the copy exports exactly what the original did
+
+    # derived data rebuilt: the same vectors, the same search results, the same history and explanations
+    ids = [r["id"] for recs in before["memories"].values() for r in recs]
+    va, vb = original.store.get_vectors(ids), copy.store.get_vectors(ids)
+    assert set(va) == set(vb) == set(ids)
+    assert all(np.allclose(va[i], vb[i], atol=1e-6) for i in ids)
+    for q, u in (("香菜", "u1"), ("Where does the user live?", "u1"), ("hiking", "u3")):
+        assert [h.memory.id for h in copy.search(q, user_id=u)] == [
+            h.memory.id for h in original.search(q, user_id=u)
+        ]
+    for i in ids:
+        assert [v.model_dump() for v in copy.history(i)] == [v.model_dump() for v in original.history(i)]
+        assert [e.model_dump(exclude={"id"}) for e in copy.explain(i)] == [
+            e.model_dump(exclude={"id"}) for e in original.explain(i)
+        ]
+    # sealed values open with the key they were sealed with
+    addr = next(r for r in copy.list(user_id="u1") if "[地址#1]" in r.text)
+    assert (
+        copy.reveal(addr.id) == original.reveal(addr.id) == {"[地址#1]": "上海市浦东新区张江路123号5栋201室"}
+    )
+    assert "张江路" not in json.dumps(dump, ensure_ascii=False)
+    copy.close()
+
+
+def test_sealed_values_stay_sealed_without_the_key(tmp_path, original) -> None:
+    other = Memory(home=tmp_path / "c")  # its own, different vault key
+    other.import_(original.export())
+    addr = next(r for r in other.list(user_id="u1") if "[地址#1]" in r.text)
+    with pytest.raises(errors.VaultError):
+        other.reveal(addr.id)
+    other.close()
+
+
+def test_importing_twice_changes_nothing(tmp_path, original) -> None:
+    dump = original.export()
+    copy = Memory(home=tmp_path / "d")
+    copy.import_(dump)
+    once = _state(copy)
+    copy.import_(iter(dump), batch_size=3)  # streamed, in small batches
+    assert _state(copy) == once
+    copy.close()
+
+
+def test_a_bad_item_writes_nothing(tmp_path, original) -> None:
+    dump = original.export()
+    bad = [*dump[:5], {"id": "x", "user_id": "u1"}, *dump[5:]]  # no text, no timestamps
+    copy = Memory(home=tmp_path / "e")
+    with pytest.raises(errors.InputError, match="item 6"):
+        copy.import_(bad)
+    assert copy.store.count_memories() == {} and copy.store.audit_for() == []
+    with pytest.raises(errors.InputError, match="another memory"):
+        rec = dict(dump[-1])
+        rec["_versions"] = [dict(v, memory_id="mem_other") for v in rec["_versions"]]
+        copy.import_([rec])
+    with pytest.raises(errors.InputError, match="unknown item type"):
+        copy.import_([{"_type": "nope"}])
+    copy.close()
+
+
+def test_old_exports_without_audit_or_vault_still_import(tmp_path) -> None:
+    now = "2026-06-01T09:00:00+00:00"
+    rec = {"id": "m1", "user_id": "u1", "text": "The user likes tea.", "created_at": now, "updated_at": now}
+    v1 = Version(
+        memory_id="m1", version=1, record=MemoryRecord.model_validate(rec), reason="add", created_at=now
+    )
+    mem = Memory(home=tmp_path / "f")
+    assert mem.import_([{**rec, "_versions": [v1.model_dump(mode="json")]}]) == 1
+    assert mem.get("m1").text == "The user likes tea." and len(mem.history("m1")) == 1
+    assert mem.search("tea", user_id="u1", deep=True)[0].memory.id == "m1"
+    mem.close()
+
+
+def test_cli_export_import_round_trip(tmp_path, original) -> None:
+    original.close()
+    runner = CliRunner()
+    out = tmp_path / "dump.jsonl"
+    res = runner.invoke(app, ["export", "--home", str(tmp_path / "a"), "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    lines = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert any(d.get("_type") == "audit" for d in lines) and any("_vault" in d for d in lines)
+    res = runner.invoke(app, ["import", str(out), "--home", str(tmp_path / "g")])
+    assert res.exit_code == 0, res.output
+    assert "imported" in res.output
+    a, g = Memory(home=tmp_path / "a"), Memory(home=tmp_path / "g")
+    assert g.export() == a.export()
+    a.close()
+    g.close()
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text(out.read_text(encoding="utf-8") + "{not json\n", encoding="utf-8")
+    res = runner.invoke(app, ["import", str(broken), "--home", str(tmp_path / "h")])
+    assert res.exit_code == 2
+    h = Memory(home=tmp_path / "h")
+    assert h.store.count_memories() == {}  # the first pass refused the file: nothing written
+    h.close()
