@@ -91,3 +91,9 @@ def test_cli_review_queue(tmp_path):
     assert res.exit_code == 2 and "not pending review" in res.output
     stats = json.loads(run("stats", "--json", *home))
     assert stats["memories_by_kind"] and "latency_ms" in stats
+
+
+def test_error_messages_keep_square_brackets(tmp_path):
+    # rich would read "[bold]" in an error text as markup and swallow it (and "pip install 'x[server]'")
+    res = runner.invoke(app, ["show", "mem_[bold]x", "--home", str(tmp_path)])
+    assert res.exit_code == 2 and "mem_[bold]x" in res.output

@@ -9,6 +9,7 @@ from typing import Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from memscribe.errors import MemscribeError
@@ -40,7 +41,7 @@ def _run(fn):  # type: ignore[no-untyped-def]
     try:
         return fn()
     except MemscribeError as exc:
-        err.print(f"[red]error:[/red] {exc}")
+        err.print(f"[red]error:[/red] {escape(str(exc))}")
         raise typer.Exit(2) from exc
 
 
@@ -255,7 +256,7 @@ def import_(path: Path, home: Path | None = HomeOpt) -> None:
                 try:
                     yield json.loads(line)
                 except json.JSONDecodeError as exc:
-                    err.print(f"[red]error:[/red] line {i + 1} is not JSON: {exc}")
+                    err.print(f"[red]error:[/red] line {i + 1} is not JSON: {escape(str(exc))}")
                     raise typer.Exit(2) from exc
 
     if not path.is_file():
@@ -305,7 +306,9 @@ def ingest(
         + (f"; {acts}" if acts else "")
     )
     if rep.skipped:
-        err.print(f"[yellow]skipped {rep.skipped} invalid lines[/yellow]: " + "; ".join(rep.errors[:5]))
+        err.print(
+            f"[yellow]skipped {rep.skipped} invalid lines[/yellow]: " + escape("; ".join(rep.errors[:5]))
+        )
 
 
 @app.command()

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from memscribe.errors import MemscribeError
@@ -34,7 +35,7 @@ def _keystore(home: Path | None):  # type: ignore[no-untyped-def]
 
 def _server_missing(exc: ImportError) -> typer.Exit:
     err.print(
-        f"[red]error:[/red] the server needs the 'server' extra: pip install 'memscribe[server]' ({exc})"
+        f"[red]error:[/red] the server needs the 'server' extra: pip install 'memscribe\\[server]' ({exc})"
     )
     return typer.Exit(2)
 
@@ -83,7 +84,7 @@ def keys_create(
     try:
         key, token = _keystore(home).create(tenant, name=name)
     except MemscribeError as exc:
-        err.print(f"[red]error:[/red] {exc}")
+        err.print(f"[red]error:[/red] {escape(str(exc))}")
         raise typer.Exit(2) from exc
     err.print(
         f"key [bold]{key.id}[/bold] for tenant [bold]{key.tenant}[/bold]; store it now, it is not shown again:"
@@ -117,7 +118,7 @@ def keys_revoke(
     try:
         key = _keystore(home).revoke(key_id)
     except MemscribeError as exc:
-        err.print(f"[red]error:[/red] {exc}")
+        err.print(f"[red]error:[/red] {escape(str(exc))}")
         raise typer.Exit(2) from exc
     console.print(f"key {key.id} of tenant {key.tenant} revoked at {key.revoked_at}")
 

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from memscribe.errors import MemscribeError
 
@@ -21,7 +22,7 @@ HomeOpt = typer.Option(None, "--home", help="Store folder (default: $MEMSCRIBE_H
 
 
 def _fail(exc: Exception) -> typer.Exit:
-    err.print(f"[red]error:[/red] {exc}")
+    err.print(f"[red]error:[/red] {escape(str(exc))}")
     return typer.Exit(2)
 
 
