@@ -421,7 +421,7 @@ SLOTS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "employer",
         re.compile(
-            r"在.{1,12}(?:工作|上班)|入职|跳槽到|\b(?:work at|works at|work for|works for|working at|working for|joined|new job at|employed at|hired by)\b",
+            r"在.{1,12}(?:工作|上班|任职|实习)|在.{1,12}(?:做|当)(?:.{0,4})(?:经理|工程师|设计师|老师|教师|医生|护士|律师|会计|顾问|总监|主管|程序员|开发|运营|销售|产品|研究员|实习生)|入职|跳槽到|\b(?:work at|works at|work for|works for|working at|working for|joined|new job at|employed at|hired by)\b",
             re.IGNORECASE,
         ),
     ),

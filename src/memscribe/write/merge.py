@@ -150,6 +150,8 @@ def substitutes(a: str, b: str) -> bool:
     return bool(ta - tb) and bool(tb - ta)
 
 
+_LIKING_KINDS = frozenset({"preference", "constraint"})
+
 # events, tasks and plans happen at a time: a fuller account of another day is another memory
 _DATED_KINDS = frozenset({"event", "task", "plan"})
 
@@ -228,4 +230,14 @@ def decide_merge(c: Candidate, neighbours: list[Neighbour], cfg: WriteConfig) ->
             return Supersede(target=r.id, why="stated change of an earlier plan")
         if polarity_differs and n.similarity >= cfg.duplicate_similarity - 0.03 and r.kind == c.kind:
             return Supersede(target=r.id, why="newer statement with the opposite polarity")
+        if (
+            polarity_differs
+            and {r.kind.value, c.kind.value} <= _LIKING_KINDS
+            and len((cand_topic & _topic_terms(r.raw)) - _SOFT) >= 2
+        ):
+            # "我喜欢喝咖啡" then "我现在不喝咖啡了": the same object, liked then refused (one is encoded as a
+            # preference, the other as a constraint); the newer stance replaces the older one
+            return Supersede(
+                target=r.id, why="newer statement with the opposite polarity about the same thing"
+            )
     return Add()

@@ -137,6 +137,9 @@ _PAST = re.compile(
 )
 _FUTURE = re.compile(
     r"\b(?:will|won't|shall|going\s+to|gonna|plan(?:ning)?\s+to|about\s+to|remind|upcoming|can't\s+wait)\b|'ll\b"
+    # "got moved to Friday", "postponed until Monday": past verbs, but the date they name is ahead
+    r"|\b(?:moved|pushed(?:\s+back)?|postponed|rescheduled|delayed|bumped|shifted|changed)\s+(?:it\s+)?(?:to|until|till|for)"
+    r"\s+(?:next\s+|this\s+|the\s+)?(?:mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|\d)"
     r"|要|会|将|打算|准备|计划",
     re.I,
 )
