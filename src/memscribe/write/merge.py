@@ -151,6 +151,13 @@ def substitutes(a: str, b: str) -> bool:
 
 
 _LIKING_KINDS = frozenset({"preference", "constraint"})
+# words that say a stance changed (现在不喝了, no longer, quit): a plain "I don't like X" in a conversation
+# about something else is not a retraction of an older "I like X"
+_STANCE_CHANGE = re.compile(
+    r"现在不|如今不|不再|再也不|已经不|戒了|改[喝吃用成为]"
+    r"|\b(?:no longer|anymore|any more|stopped|quit|gave up|switched to)\b",
+    re.IGNORECASE,
+)
 
 # events, tasks and plans happen at a time: a fuller account of another day is another memory
 _DATED_KINDS = frozenset({"event", "task", "plan"})
@@ -232,6 +239,7 @@ def decide_merge(c: Candidate, neighbours: list[Neighbour], cfg: WriteConfig) ->
             return Supersede(target=r.id, why="newer statement with the opposite polarity")
         if (
             polarity_differs
+            and _STANCE_CHANGE.search(c.raw)
             and {r.kind.value, c.kind.value} <= _LIKING_KINDS
             and len((cand_topic & _topic_terms(r.raw)) - _SOFT) >= 2
         ):
