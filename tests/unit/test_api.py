@@ -237,3 +237,19 @@ def test_slot_values_answer_the_question_words_people_use(mem):
     assert hits and "Shanghai" in hits[0].memory.text and all("Beijing" not in h.memory.text for h in hits)
     zh = mem.search("我住哪", user_id="z")
     assert zh and "杭州" in zh[0].memory.text and "2025年" in zh[0].memory.text
+
+
+@pytest.mark.parametrize(
+    ("said", "canonical"),
+    [
+        ("I don't eat sushi anymore.", "the user doesn't eat sushi anymore."),
+        ("I do not like red.", "the user does not like red."),
+        ("I haven’t seen Dana since May.", "the user hasn't seen Dana since May."),
+        ("I'm tired and I have a dog.", "the user is tired and the user has a dog."),
+        ("My cat and I went home.", "the user's cat and the user went home."),
+    ],
+)
+def test_first_person_is_rewritten_grammatically(said, canonical):
+    from memscribe.write.encode_rules import name_subject
+
+    assert name_subject(said, "the user", "en") == canonical

@@ -158,7 +158,10 @@ _EN_ADVERB = frozenset(
         "typically",
     ]
 )
-_EN_I = re.compile(r"\bI(?:'m| am|'ve| have|'ll|'d)?\b|\bme\b|\bmy\b|\bmine\b|\bmyself\b", re.IGNORECASE)
+_EN_I = re.compile(
+    r"\bI(?: don['’]t| do not| haven['’]t|['’]m| am|['’]ve| have|['’]ll|['’]d)?\b|\bme\b|\bmy\b|\bmine\b|\bmyself\b",
+    re.IGNORECASE,
+)
 _ZH_I = re.compile(r"我(?!们)")
 _PUNCT_END = re.compile(r"[。！？.!?…]$")
 _PAST = re.compile(
@@ -195,6 +198,9 @@ def name_subject(text: str, subject: str, lang: str) -> str:
         return _ZH_I.sub(subject, text)
     possessive = subject + ("'" if subject.endswith("s") else "'s")
     fixed = {
+        "i don't": f"{subject} doesn't",
+        "i do not": f"{subject} does not",
+        "i haven't": f"{subject} hasn't",
         "i'm": f"{subject} is",
         "i am": f"{subject} is",
         "i've": f"{subject} has",
@@ -209,7 +215,7 @@ def name_subject(text: str, subject: str, lang: str) -> str:
     }
 
     def repl(m: re.Match[str]) -> str:
-        return fixed.get(m.group(0).lower(), m.group(0))
+        return fixed.get(m.group(0).lower().replace("’", "'"), m.group(0))
 
     out = _EN_I.sub(repl, text)
 
