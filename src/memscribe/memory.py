@@ -243,19 +243,12 @@ class Memory:
                 meta=meta,
                 delay=delay,
             )
-        with self.metrics.timed("add"), self._write_lock:
-            self._last_write = time.monotonic()
-            report = self._pipeline.run(
-                msgs,
-                user_id=user_id,
-                agent_id=agent_id,
-                session_id=session_id,
-                at=when,
-                metadata=meta,
-                now=_now(),
-            )
-            # idle is measured from the end of the last write: a long add() is not a pause
-            self._last_write = time.monotonic()
+        self._last_write = time.monotonic()
+        report = self._run_pipeline(
+            msgs, user_id=user_id, agent_id=agent_id, session_id=session_id, at=when, metadata=meta
+        )
+        # idle is measured from the end of the last write: a long add() is not a pause
+        self._last_write = time.monotonic()
         seen = self._user_counts.get(user_id)
         if seen is not None:
             new = sum(1 for i in report.items if i.action in ("add", "supersede", "link", "review"))
@@ -373,17 +366,37 @@ class Memory:
             self._vault().decrypt(base64.b64decode(payload["sealed"]), aad=f"deferred:{user_id}")
         )
         msgs = [Message.model_validate(m) for m in body["messages"]]
+        self._run_pipeline(
+            msgs,
+            user_id=user_id,
+            agent_id=body["agent_id"],
+            session_id=body["session_id"],
+            at=datetime.fromisoformat(body["at"]),
+            metadata=body["metadata"],
+        )
+        self.store.bump_counter(user_id, "writes_deferred_done", 1)
+
+    def _run_pipeline(
+        self,
+        msgs: list[Message],
+        *,
+        user_id: str,
+        agent_id: str | None,
+        session_id: str | None,
+        at: datetime,
+        metadata: dict[str, Any],
+    ) -> WriteReport:
+        """One write through the pipeline, timed, one writer at a time (add() and deferred writes)."""
         with self.metrics.timed("add"), self._write_lock:
-            self._pipeline.run(
+            return self._pipeline.run(
                 msgs,
                 user_id=user_id,
-                agent_id=body["agent_id"],
-                session_id=body["session_id"],
-                at=datetime.fromisoformat(body["at"]),
-                metadata=body["metadata"],
+                agent_id=agent_id,
+                session_id=session_id,
+                at=at,
+                metadata=metadata,
                 now=_now(),
             )
-        self.store.bump_counter(user_id, "writes_deferred_done", 1)
 
     def flush(self, *, deferred: bool = False) -> None:
         """Wait for queued background work (verification) and pending access statistics.
