@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from memscribe.config import Settings
 from memscribe.errors import InputError, LimitExceeded, NotFoundError, RateLimited
+from memscribe.lang.text import count_tokens
 from memscribe.layers.session import SessionMemory
 from memscribe.layers.working import WorkingMemory
 from memscribe.lifecycle.ratelimit import KeyedBuckets, TokenBucket, admit
@@ -41,7 +42,6 @@ from memscribe.read.recall import hybrid_recall, validate_filters
 from memscribe.read.rewrite import rewrite_query
 from memscribe.store import open_store
 from memscribe.store.base import Store
-from memscribe.text import count_tokens
 from memscribe.write.normalize import normalize_messages, parse_at, require_user
 from memscribe.write.pipeline import WritePipeline, keyword_text_for
 from memscribe.write.verify import run_verify_job

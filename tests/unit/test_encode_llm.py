@@ -11,11 +11,11 @@ import pytest
 from memscribe.config import LLMConfig
 from memscribe.decisions import Candidate, FilterDecision
 from memscribe.errors import LLMError, ProviderTimeout
+from memscribe.lang.clauses import split_sentences
 from memscribe.models import Kind, Layer
 from memscribe.prompts import encode_structured, encode_summary
 from memscribe.providers.llms.openai_compat import ChatClient, InvalidOutput, extract_json
 from memscribe.testing.llm_server import ScriptedLLMServer, pseudo_embedding
-from memscribe.write.clauses import split_sentences
 from memscribe.write.encode_llm import LLMEncoder, parse_llm_time
 from memscribe.write.encode_rules import RuleEncoder
 from memscribe.write.trigger import trigger

@@ -9,9 +9,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from memscribe import errors
+from memscribe.lang.clauses import split_sentences
+from memscribe.lang.text import keyword_terms
 from memscribe.store.sqlite import SQLiteStore
-from memscribe.text import keyword_terms
-from memscribe.write.clauses import split_sentences
 from memscribe.write.protect import protect
 from memscribe.write.trigger import trigger
 

@@ -19,8 +19,8 @@ from types import SimpleNamespace
 import pytest
 
 from memscribe import Memory
+from memscribe.lang.text import segment
 from memscribe.testing.pii_corpus import PiiSample, cn_resident_id, generate, luhn_card
-from memscribe.text import segment
 from memscribe.write.privacy import _cn_id_valid, _luhn, detect_pii
 
 N = 1000

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from memscribe.write.timeparse import (
+from memscribe.lang.timeparse import (
     TimeMention,
     iso,
     primary_time,

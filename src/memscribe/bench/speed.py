@@ -637,8 +637,8 @@ def _measure_scale(
     workdir: Path,
 ) -> dict[str, Any]:
     from memscribe import Memory
+    from memscribe.lang.text import keyword_terms, segment
     from memscribe.models import MemoryRecord, Source
-    from memscribe.text import keyword_terms, segment
     from memscribe.write.pipeline import new_memory_id
 
     gc.collect()

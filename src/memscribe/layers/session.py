@@ -7,10 +7,10 @@ import re
 from typing import Any
 
 from memscribe.config import Settings
+from memscribe.lang import lexicon as lx
+from memscribe.lang.clauses import split_sentences
+from memscribe.lang.text import detect_lang
 from memscribe.store.base import Store
-from memscribe.text import detect_lang
-from memscribe.write import lexicon as lx
-from memscribe.write.clauses import split_sentences
 
 __all__ = ["SessionMemory", "summarize_turns"]
 

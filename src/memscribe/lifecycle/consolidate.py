@@ -24,8 +24,8 @@ from datetime import datetime, timedelta
 import numpy as np
 
 from memscribe.config import LifecycleConfig
+from memscribe.lang.text import detect_lang, keyword_terms
 from memscribe.models import Kind, Layer, Link, MemoryRecord, Source, Status
-from memscribe.text import detect_lang, keyword_terms
 from memscribe.write.merge import distinguishing
 from memscribe.write.pipeline import new_memory_id
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from memscribe.lang.text import count_tokens, truncate_to_tokens
 from memscribe.models import MemoryRecord
-from memscribe.text import count_tokens, truncate_to_tokens
 
 __all__ = ["format_line", "label_for", "pack_lines"]
 

@@ -12,12 +12,12 @@ import numpy as np
 
 from memscribe.config import LifecycleConfig, RecallConfig
 from memscribe.errors import InputError
+from memscribe.lang.text import keyword_terms
 from memscribe.models import MemoryRecord
 from memscribe.providers.embedders import Embedder
 from memscribe.read.fuse import rrf
 from memscribe.read.rerank import Scored, rerank
 from memscribe.store.base import Store
-from memscribe.text import keyword_terms
 from memscribe.write.normalize import parse_at
 
 __all__ = ["FILTER_KEYS", "hybrid_recall", "matches_filters"]

@@ -7,9 +7,9 @@ import re
 from dataclasses import dataclass
 from datetime import datetime
 
-from memscribe.text import detect_lang, keyword_terms
-from memscribe.write.encode_rules import extract_entities
-from memscribe.write.timeparse import resolve_times
+from memscribe.lang.entities import extract_entities
+from memscribe.lang.text import detect_lang, keyword_terms
+from memscribe.lang.timeparse import resolve_times
 
 __all__ = ["RewrittenQuery", "rewrite_query"]
 

@@ -31,13 +31,13 @@ from typing import Any
 from memscribe.config import LLMConfig
 from memscribe.decisions import Candidate, FilterDecision, TriggerResult
 from memscribe.errors import ProviderError
+from memscribe.lang.clauses import Sentence
+from memscribe.lang.text import detect_lang
+from memscribe.lang.timeparse import Granularity, iso
 from memscribe.models import Kind, Layer
 from memscribe.prompts import encode_structured, encode_summary
 from memscribe.providers.llms.openai_compat import ChatClient
-from memscribe.text import detect_lang
-from memscribe.write.clauses import Sentence
 from memscribe.write.encode_rules import RuleEncoder
-from memscribe.write.timeparse import Granularity, iso
 
 __all__ = ["LLMEncoder", "parse_llm_time"]
 

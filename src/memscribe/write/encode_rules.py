@@ -9,18 +9,16 @@ from __future__ import annotations
 
 import re
 from datetime import datetime
-from functools import lru_cache
-
-import rjieba
 
 from memscribe.decisions import Candidate, FilterDecision, TriggerResult
+from memscribe.lang import lexicon as lx
+from memscribe.lang.clauses import Sentence
+from memscribe.lang.entities import extract_entities
+from memscribe.lang.text import detect_lang
+from memscribe.lang.timeparse import TimeMention, iso, primary_time, resolve_times, rewrite_with_absolute
 from memscribe.models import Kind, Layer
-from memscribe.text import detect_lang
-from memscribe.write import lexicon as lx
-from memscribe.write.clauses import Sentence
-from memscribe.write.timeparse import TimeMention, iso, primary_time, resolve_times, rewrite_with_absolute
 
-__all__ = ["RuleEncoder", "extract_entities", "name_subject"]
+__all__ = ["RuleEncoder", "extract_entities", "name_subject"]  # extract_entities re-exported from lang
 
 _SEMANTIC = {Kind.preference, Kind.constraint, Kind.profile, Kind.fact, Kind.relation, Kind.instruction}
 # Common base-form verbs that take an -s after a third-person subject ("the user live" -> "lives").
@@ -174,7 +172,6 @@ _RECURRING = re.compile(
     r"|(?:on\s+)?(?:the\s+)?(?:weekends?|mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?)",
     re.IGNORECASE,
 )
-_CAPS = re.compile(r"\b([A-Z][a-zA-Z'’\-]+(?:\s+(?:of|de|la|the|and|&)?\s*[A-Z][a-zA-Z'’\-]+)*)")
 
 
 def _third_person(verb: str) -> str:
@@ -227,56 +224,6 @@ def name_subject(text: str, subject: str, lang: str) -> str:
 
     pattern = re.compile(re.escape(subject) + r"((?:\s+(?:" + "|".join(_EN_ADVERB) + r"))?)\s+([a-z]+)\b")
     return pattern.sub(agree, out)
-
-
-@lru_cache(maxsize=2048)
-def _zh_tags(text: str) -> tuple[tuple[str, str], ...]:
-    return tuple(rjieba.tag(text))
-
-
-def extract_entities(text: str, lang: str) -> dict[str, list[str]]:
-    """People, places, orgs, ids, amounts. Cached: the filter and the encoder ask about the same text."""
-    return {k: list(v) for k, v in _extract_entities(text, lang).items()}
-
-
-@lru_cache(maxsize=2048)
-def _extract_entities(text: str, lang: str) -> dict[str, tuple[str, ...]]:
-    ents: dict[str, list[str]] = {
-        "ids": [],
-        "amounts": [],
-        "people": [],
-        "places": [],
-        "orgs": [],
-        "other": [],
-    }
-    for m in lx.ID_PATTERN.finditer(text):
-        ents["ids"].append(m.group(1))
-    for m in lx.AMOUNT.finditer(text):
-        ents["amounts"].append(m.group(0).strip())
-    if lang == "zh":
-        for word, tag in _zh_tags(text):
-            if len(word) < 2:
-                continue
-            bucket = {"nr": "people", "ns": "places", "nt": "orgs", "nz": "other"}.get(tag)
-            if bucket:
-                ents[bucket].append(word)
-        # Latin-script names inside Chinese text (Dana, Tesla)
-        for m in _CAPS.finditer(text):
-            if m.group(1) not in lx.EN_STOPCAPS and not lx.ID_PATTERN.fullmatch(m.group(1)):
-                ents["other"].append(m.group(1))
-    else:
-        for m in _CAPS.finditer(text):
-            name = m.group(1)
-            words = [w for w in name.split() if w not in lx.EN_STOPCAPS]
-            if not words:
-                continue
-            start = m.start()
-            prefix = text[:start].rstrip()
-            sentence_start = not prefix or prefix[-1] in '.!?:;"“(' or start == 0
-            if sentence_start and len(words) == 1 and name in lx.EN_STOPCAPS:
-                continue
-            ents["other"].append(" ".join(words))
-    return {k: tuple(dict.fromkeys(v)) for k, v in ents.items()}
 
 
 def _negated(text: str, lang: str) -> bool:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from memscribe.config import WriteConfig
 from memscribe.decisions import FilterDecision, TriggerResult
-from memscribe.write.clauses import Sentence
+from memscribe.lang.clauses import Sentence
 
 __all__ = ["score_and_route"]
 

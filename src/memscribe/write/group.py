@@ -7,8 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from memscribe.decisions import Candidate, FilterDecision
+from memscribe.lang.text import count_tokens
 from memscribe.models import Message
-from memscribe.text import count_tokens
 
 __all__ = ["Analysed", "Unit", "group_units"]
 

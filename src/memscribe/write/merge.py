@@ -16,9 +16,10 @@ from dataclasses import dataclass
 
 from memscribe.config import WriteConfig
 from memscribe.decisions import Add, Candidate, Link, Merge, MergeDecision, Supersede, Update
+from memscribe.lang.text import keyword_terms
+from memscribe.lang.timeparse_en import MONTHS as _MONTHS_FULL
+from memscribe.lang.timeparse_en import WEEKDAYS as _WDS
 from memscribe.models import MemoryRecord
-from memscribe.text import keyword_terms
-from memscribe.write.timeparse_en import _MONTHS_FULL, _WDS
 
 __all__ = ["Neighbour", "decide_merge", "distinguishing"]
 

@@ -21,20 +21,21 @@ import numpy as np
 
 from memscribe.config import Settings
 from memscribe.decisions import Add, Candidate, Link, Merge, MergeDecision, Noop, Supersede, Update
+from memscribe.lang.clauses import split_sentences
+from memscribe.lang.entities import extract_entities
+from memscribe.lang.text import detect_lang, keyword_terms, segment
+from memscribe.lang.timeparse import resolve_times
 from memscribe.models import AuditEvent, Layer, MemoryRecord, Message, Source, Status, WriteItem, WriteReport
 from memscribe.models import Link as RecordLink
 from memscribe.providers.embedders import Embedder
 from memscribe.store.base import Store
-from memscribe.text import detect_lang, keyword_terms, segment
-from memscribe.write.clauses import split_sentences
 from memscribe.write.encode_llm import LLMEncoder
-from memscribe.write.encode_rules import RuleEncoder, extract_entities
+from memscribe.write.encode_rules import RuleEncoder
 from memscribe.write.filter import score_and_route
 from memscribe.write.group import Analysed, Unit, combine, group_units
 from memscribe.write.merge import Neighbour, decide_merge
 from memscribe.write.protect import protect
 from memscribe.write.review import needs_review
-from memscribe.write.timeparse import resolve_times
 from memscribe.write.trigger import trigger
 
 _POOL = ThreadPoolExecutor(max_workers=2, thread_name_prefix="memscribe-write")

@@ -8,7 +8,7 @@ From here on, only the clean text exists: it is what gets encoded, embedded, ind
 from __future__ import annotations
 
 from memscribe.decisions import PrivacyDecision
-from memscribe.text import detect_lang
+from memscribe.lang.text import detect_lang
 from memscribe.write.privacy import detect_pii, is_task_necessary, placeholder_label, privacy_risk, redact
 
 __all__ = ["protect"]

@@ -11,8 +11,8 @@ import re
 from functools import lru_cache
 
 from memscribe.decisions import TriggerResult
-from memscribe.text import detect_lang
-from memscribe.write import lexicon as lx
+from memscribe.lang import lexicon as lx
+from memscribe.lang.text import detect_lang
 
 __all__ = ["is_filler", "sentiment", "trigger"]
 

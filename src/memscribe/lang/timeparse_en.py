@@ -1,4 +1,4 @@
-"""Calendar helpers and English rules for :mod:`memscribe.write.timeparse` (internal module).
+"""Calendar helpers and English rules for :mod:`memscribe.lang.timeparse` (internal module).
 
 Everything here is pure and deterministic (no dateparser, no I/O). Conventions:
 
@@ -208,6 +208,7 @@ class Ctx:
 _F = re.I | re.A  # ASCII word boundaries: CJK characters never glue onto English words
 _WDS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _WD = "|".join(_WDS)
+WEEKDAYS = _WDS  # public names for other modules (merge reads them as time words)
 _WDA = r"mon|tues?|wed|thu(?:rs?)?|fri|sat|sun"
 _MONTHS_FULL = (
     "january",
@@ -223,6 +224,7 @@ _MONTHS_FULL = (
     "november",
     "december",
 )
+MONTHS = _MONTHS_FULL
 _MON = r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?"
 _POD = r"morning|afternoon|evening|night"
 _NUMS = {

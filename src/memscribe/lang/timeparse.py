@@ -5,7 +5,7 @@ it returns is in ``at``'s tzinfo and uses ``at``'s wall clock (the process TZ ne
 
 * Chinese: jionlp's time extractor (given ``at``'s wall-clock fields as its time base) plus small rules for its gaps
   (上个月/下个月, 明早/昨晚, N天前/N个月后, bare 周X, 周末, ...); noise such as bare numbers is filtered out.
-* English: precompiled regexes + calendar arithmetic in :mod:`memscribe.write.timeparse_en` (conventions there:
+* English: precompiled regexes + calendar arithmetic in :mod:`memscribe.lang.timeparse_en` (conventions there:
   "next Monday" = Monday of next Mon..Sun week, "last week" = previous Mon..Sun, bare weekdays follow tense).
 * A clock next to a date joins it ("tomorrow at 2pm", "明早八点" -> one mention); a clock elsewhere takes the date of
   the nearest earlier single-day mention ("7月10号的机票，早上八点的航班"), else ``at``'s date.
@@ -25,7 +25,7 @@ from datetime import UTC, datetime, time, timedelta
 from functools import lru_cache
 from typing import Any, Literal
 
-from memscribe.write.timeparse_en import (
+from memscribe.lang.timeparse_en import (
     AM_WORDS,
     PM_WORDS,
     Ctx,

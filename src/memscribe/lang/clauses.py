@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from memscribe.text import detect_lang, keyword_terms
-from memscribe.write import lexicon as lx
+from memscribe.lang import lexicon as lx
+from memscribe.lang.text import detect_lang, keyword_terms
 
 __all__ = ["Sentence", "content_terms", "split_sentences"]
 
