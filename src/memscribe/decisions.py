@@ -4,10 +4,11 @@ from them, so "why was this kept / dropped / merged" always has an answer."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from memscribe.facts import Facts, Provenance
 from memscribe.models import Kind, Layer
 
 __all__ = [
@@ -65,20 +66,32 @@ class Candidate(_Decision):
     raw: str
     kind: Kind
     layer: Layer
-    structured: dict[str, Any] = Field(default_factory=dict)
+    facts: Facts = Field(default_factory=Facts)
+    provenance: Provenance = Field(default_factory=Provenance)
     entities: tuple[str, ...] = ()
     time_start: datetime | None = None
     time_end: datetime | None = None
     importance: float = 0.5
     timeliness: float = 0.0
     confidence: float = 1.0
-    subject: str = "user"
-    slot: str | None = None  # e.g. "Caroline|residence": a newer value of the same slot supersedes
-    negated: bool = False
     change: bool = False  # says a previous fact changed (改签, moved to, no longer, rescheduled ...)
     exception: bool = False  # an exception to an existing rule (但周六上午可以, except ...)
     encoder: str = "rules"
     reasons: tuple[str, ...] = ()
+    episode: bool = False  # several turns joined: the lead's slot is kept in the facts, not used as identity
+
+    @property
+    def subject(self) -> str:
+        return self.facts.subject or "user"
+
+    @property
+    def slot(self) -> str | None:
+        """e.g. "Caroline|residence": a newer value of the same slot supersedes."""
+        return None if self.episode else self.facts.slot
+
+    @property
+    def negated(self) -> bool:
+        return self.facts.negated
 
 
 class Add(_Decision):

@@ -19,9 +19,12 @@ from typing import TYPE_CHECKING, Any
 
 from memscribe.config import Settings
 from memscribe.errors import InputError, LimitExceeded, NotFoundError, RateLimited
+from memscribe.facts import Reviewed
+from memscribe.jobs import BackgroundWorker, JobRunner, RunReport
 from memscribe.lang.text import count_tokens
 from memscribe.layers.session import SessionMemory
 from memscribe.layers.working import WorkingMemory
+from memscribe.ledger import Ledger, SealedSecret
 from memscribe.lifecycle.ratelimit import KeyedBuckets, TokenBucket, admit
 from memscribe.metrics import Metrics
 from memscribe.models import (
@@ -43,8 +46,9 @@ from memscribe.read.rewrite import rewrite_query
 from memscribe.store import open_store
 from memscribe.store.base import Store
 from memscribe.write.normalize import normalize_messages, parse_at, require_user
-from memscribe.write.pipeline import WritePipeline, keyword_text_for
-from memscribe.write.verify import run_verify_job
+from memscribe.write.pipeline import WritePipeline
+from memscribe.write.request import WriteRequest
+from memscribe.write.verify import VerifyJob
 
 if TYPE_CHECKING:
     from memscribe.lifecycle.maintain import MaintenanceReport
@@ -107,19 +111,19 @@ class Memory:
         self.store: Store = store if (store is not None and not isinstance(store, str)) else open_store(s)
         self.embedder = embedder or make_embedder(s.embedder, base_url=s.llm.base_url, api_key=s.llm.api_key)
         self.store.check_embedder(self.embedder.name, self.embedder.dim)
-        self._pipeline = WritePipeline(self.store, self.embedder, s, self._vault)
+        self._ledger = Ledger(self.store, self.embedder, clock=_now)
+        self._pipeline = WritePipeline(self.store, self.embedder, s, self._vault, self._ledger)
         self._vault_obj = None
         self._touch_lock = threading.Lock()
         self._pending_touch: dict[str, datetime] = {}
-        self._worker: threading.Thread | None = None
         self._worker_embedder: Embedder | None = None
-        self._wake = threading.Event()
-        self._last_write = 0.0
-        self._idle_s = 0.3
-        self._stop = threading.Event()
         self._closed = False
-        # the pipeline keeps per-session state: add() and deferred writes run one at a time
-        self._write_lock = threading.RLock()
+        self._jobs = JobRunner(self.store, clock=_now)
+        self._jobs.register(
+            "verify", VerifyJob(self.store, lambda: self.worker_embedder, s, self._ledger, clock=_now)
+        )
+        self._jobs.register("deferred_add", self._run_deferred)
+        self._worker = BackgroundWorker(self._jobs, after_run=self._flush_touch)
         lim = s.limits
         self._user_buckets = KeyedBuckets(lim.user_rate, lim.user_burst) if lim.user_rate else None
         self._tenant_bucket = TokenBucket(lim.tenant_rate, lim.tenant_burst) if lim.tenant_rate else None
@@ -157,40 +161,8 @@ class Memory:
             return self._worker_embedder
 
     def _ensure_worker(self) -> None:
-        if self.settings.write.verify != "queue" or self._worker is not None:
-            return
-        self._worker = threading.Thread(target=self._work_loop, name="memscribe-worker", daemon=True)
-        self._worker.start()
-
-    def _work_loop(self) -> None:
-        while not self._stop.is_set():
-            self._wake.wait(timeout=0.5)
-            self._wake.clear()
-            # Background work waits for a pause in writing: during a burst of add() calls it would only
-            # compete with them for the CPU and the GIL. flush() drains the queue at once when asked.
-            while not self._stop.is_set() and time.monotonic() - self._last_write < self._idle_s:
-                self._stop.wait(self._idle_s / 2)
-            if self._stop.is_set():
-                break
-            try:
-                self._run_jobs(limit=16)
-                self._flush_touch()
-            except Exception:  # the worker must survive; the job stays in the durable queue
-                log.exception("background job failed; it stays queued")
-
-    def _run_jobs(self, limit: int = 64, *, until: datetime | None = None) -> int:
-        done = 0
-        while True:
-            jobs = self.store.claim_jobs(limit=limit, now=until or _now())
-            if not jobs:
-                return done
-            for job in jobs:
-                if job["kind"] == "verify":
-                    run_verify_job(self, job)
-                elif job["kind"] == "deferred_add":
-                    self._run_deferred(job)
-                self.store.finish_job(job["id"])
-                done += 1
+        if self.settings.write.verify == "queue":
+            self._worker.wake()
 
     def _flush_touch(self) -> None:
         with self._touch_lock:
@@ -243,12 +215,11 @@ class Memory:
                 meta=meta,
                 delay=delay,
             )
-        self._last_write = time.monotonic()
+        self._worker.note_write()
         report = self._run_pipeline(
             msgs, user_id=user_id, agent_id=agent_id, session_id=session_id, at=when, metadata=meta
         )
-        # idle is measured from the end of the last write: a long add() is not a pause
-        self._last_write = time.monotonic()
+        self._worker.note_write()
         seen = self._user_counts.get(user_id)
         if seen is not None:
             new = sum(1 for i in report.items if i.action in ("add", "supersede", "link", "review"))
@@ -258,10 +229,9 @@ class Memory:
 
     def _after_write(self) -> None:
         if self.settings.write.verify == "queue":
-            self._ensure_worker()
-            self._wake.set()
+            self._worker.wake()
         elif self.settings.write.verify == "inline":
-            self._run_jobs()
+            self._jobs.run()
 
     # ------------------------------------------------------------------ admission: limits and rates
     def _check_limits(self, user_id: str) -> None:
@@ -346,8 +316,7 @@ class Memory:
                 run_after=_now() + timedelta(seconds=delay),
             )
             self.store.bump_counter(user_id, "writes_deferred", 1)
-        self._ensure_worker()
-        self._wake.set()
+        self._worker.wake()
         reason = f"over the write rate: queued (job {job}), runs in {delay:.2f} s"
         return WriteReport(
             user_id=user_id,
@@ -386,25 +355,24 @@ class Memory:
         at: datetime,
         metadata: dict[str, Any],
     ) -> WriteReport:
-        """One write through the pipeline, timed, one writer at a time (add() and deferred writes)."""
-        with self.metrics.timed("add"), self._write_lock:
-            return self._pipeline.run(
-                msgs,
-                user_id=user_id,
-                agent_id=agent_id,
-                session_id=session_id,
-                at=at,
-                metadata=metadata,
-                now=_now(),
-            )
+        """One write through the pipeline, timed (add() and deferred writes); the pipeline locks only the
+        user's neighbour lookup and commit."""
+        req = WriteRequest(
+            user_id=user_id, agent_id=agent_id, session_id=session_id, at=at, now=_now(), metadata=metadata
+        )
+        with self.metrics.timed("add"):
+            return self._pipeline.run(msgs, req)
 
-    def flush(self, *, deferred: bool = False) -> None:
-        """Wait for queued background work (verification) and pending access statistics.
+    def flush(self, *, deferred: bool = False) -> RunReport:
+        """Run queued background work (verification) now and write pending access statistics.
 
-        ``deferred=True`` also runs, now, the writes that the rate limit queued for later.
+        ``deferred=True`` also runs, now, the writes that the rate limit queued for later. Returns what ran:
+        a job whose handler fails is retried with backoff and, at its attempt cap, ends ``failed`` (audited,
+        counted in ``stats()``) — it never blocks the jobs behind it, and flush() does not raise for it.
         """
-        self._run_jobs(until=_now() + timedelta(days=36_500) if deferred else None)
+        report = self._jobs.run(until=_now() + timedelta(days=36_500) if deferred else None)
         self._flush_touch()
+        return report
 
     # ------------------------------------------------------------------ read
     def _scored(
@@ -456,10 +424,10 @@ class Memory:
             for i in ids:
                 self._pending_touch[i] = now
             many = len(self._pending_touch) >= 256
-        if many and self._worker is None:
+        if many and not self._worker.running:
             self._flush_touch()
-        elif self._worker is not None:
-            self._wake.set()
+        elif self._worker.running:
+            self._worker.wake()
 
     def search(
         self,
@@ -570,27 +538,14 @@ class Memory:
             user_id, statuses=statuses, kind=kind, layer=layer, limit=limit, offset=offset
         )
 
-    def _save_version(
-        self, rec: MemoryRecord, *, reason: str, actor: str, action: str, reindex: bool
+    def _revise(
+        self, changed: MemoryRecord, *, reason: str, actor: str, action: str, reembed: bool
     ) -> MemoryRecord:
-        now = _now()
-        with self.store.atomic():
-            vec = self.embedder.embed_passages([rec.text])[0] if reindex else None
-            self.store.put_memory(rec, vector=vec, keyword_text=keyword_text_for(rec) if reindex else None)
-            self.store.add_version(rec, reason=reason, actor=actor, at=now)
-            self.store.add_audit(
-                [
-                    AuditEvent(
-                        ts=now,
-                        user_id=rec.user_id,
-                        memory_id=rec.id,
-                        stage="edit",
-                        action=action,
-                        reason=reason,
-                    )
-                ]
-            )
-        return rec
+        """An edit of a person's (or a reviewer's): a new version, with the vector and keyword entry
+        rewritten when the text changed."""
+        return self._ledger.revise(
+            changed, reason=reason, actor=actor, stage="edit", action=action, reembed=reembed
+        )
 
     def update(
         self,
@@ -614,30 +569,24 @@ class Memory:
             changes["text"] = protect(text).clean_text  # an edit never smuggles a secret past the filter
         data = rec.model_dump()
         data.update(changes)
-        data["version"] = rec.version + 1
-        data["updated_at"] = _now()
         new = MemoryRecord.model_validate(data)
-        return self._save_version(
+        return self._revise(
             new,
             reason=reason,
             actor=actor,
             action="update",
-            reindex="text" in changes or "entities" in changes,
+            reembed="text" in changes or "entities" in changes,
         )
 
     def delete(self, memory_id: str, *, reason: str = "deleted by request") -> MemoryRecord:
         rec = self._get(memory_id)
-        new = rec.model_copy(
-            update={"status": Status.deleted, "version": rec.version + 1, "updated_at": _now()}
-        )
-        return self._save_version(new, reason=reason, actor="user", action="delete", reindex=False)
+        changed = rec.model_copy(update={"status": Status.deleted})
+        return self._revise(changed, reason=reason, actor="user", action="delete", reembed=False)
 
     def restore(self, memory_id: str, *, reason: str = "restored") -> MemoryRecord:
         rec = self._get(memory_id)
-        new = rec.model_copy(
-            update={"status": Status.active, "version": rec.version + 1, "updated_at": _now()}
-        )
-        return self._save_version(new, reason=reason, actor="user", action="restore", reindex=False)
+        changed = rec.model_copy(update={"status": Status.active})
+        return self._revise(changed, reason=reason, actor="user", action="restore", reembed=False)
 
     def users(self) -> list[str]:
         """Every user id with memories in this store, sorted."""
@@ -664,39 +613,41 @@ class Memory:
         same slot) happens now, in the same transaction."""
         rec = self._pending(memory_id)
         now = _now()
-        review = dict(rec.structured.get("review") or {})
-        structured = {k: v for k, v in rec.structured.items() if k != "review"}
-        structured["reviewed"] = {"by": actor, "at": now.isoformat(), "topics": review.get("topics", [])}
+        pending = rec.state.pending
         links = list(rec.links)
-        with self._write_lock, self.store.atomic():
-            target = review.get("target")
-            if review.get("decision") == "supersede" and target:
-                old = self.store.get_memory(target)
+        with self._pipeline.locks.hold(rec.user_id), self.store.atomic():
+            if pending is not None and pending.decision == "supersede" and pending.target:
+                old = self.store.get_memory(pending.target)
                 if old is not None and old.status == Status.active:
                     links.append(RecordLink(type="supersedes", target=old.id))
-                    self._pipeline._retire(old, rec.id, review.get("why") or "approved change", now)
-            new = rec.model_copy(
+                    self._ledger.retire(
+                        old,
+                        status=Status.superseded,
+                        superseded_by=rec.id,
+                        reason=f"superseded: {pending.why or 'approved change'}",
+                        actor="pipeline",
+                        stage="merge",
+                        at=now,
+                    )
+            reviewed = Reviewed(by=actor, at=now.isoformat(), topics=pending.topics if pending else ())
+            changed = rec.model_copy(
                 update={
                     "status": Status.active,
-                    "structured": structured,
+                    "state": rec.state.model_copy(update={"pending": None, "reviewed": reviewed}),
                     "links": links,
-                    "version": rec.version + 1,
-                    "updated_at": now,
                 }
             )
-            return self._save_version(
-                new, reason=reason or "approved in review", actor=actor, action="approve", reindex=False
+            return self._revise(
+                changed, reason=reason or "approved in review", actor=actor, action="approve", reembed=False
             )
 
     def reject(self, memory_id: str, *, actor: str = "reviewer", reason: str | None = None) -> MemoryRecord:
         """Refuse a held-back memory: it is deleted (kept in history with the reason), nothing it implied
         happens."""
         rec = self._pending(memory_id)
-        new = rec.model_copy(
-            update={"status": Status.deleted, "version": rec.version + 1, "updated_at": _now()}
-        )
-        return self._save_version(
-            new, reason=reason or "rejected in review", actor=actor, action="reject", reindex=False
+        changed = rec.model_copy(update={"status": Status.deleted})
+        return self._revise(
+            changed, reason=reason or "rejected in review", actor=actor, action="reject", reembed=False
         )
 
     def history(self, memory_id: str) -> list[Version]:
@@ -724,19 +675,18 @@ class Memory:
         data = target.record.model_dump()
         data.update(
             {
-                "version": rec.version + 1,
-                "updated_at": _now(),
+                "version": rec.version,
                 "access_count": rec.access_count,
                 "last_accessed_at": rec.last_accessed_at,
             }
         )
-        new = MemoryRecord.model_validate(data)
-        return self._save_version(
-            new,
+        changed = MemoryRecord.model_validate(data)
+        return self._revise(
+            changed,
             reason=reason or f"rollback to version {version}",
             actor="user",
             action="rollback",
-            reindex=True,
+            reembed=True,
         )
 
     def explain(self, memory_id: str) -> list[AuditEvent]:
@@ -814,7 +764,7 @@ class Memory:
         user_id = require_user(user_id)
         with self._touch_lock:
             self._pending_touch.clear()
-        return self.store.forget_user(user_id)
+        return self._ledger.erase_user(user_id)
 
     # ------------------------------------------------------------------ layers
     def session(self, session_id: str, *, user_id: str | None = None) -> SessionMemory:
@@ -937,16 +887,12 @@ class Memory:
                         self.store.add_audit(fresh)
                         continue
                     rec, versions, vault = it
-                    self.store.put_memory(rec, vector=vec_of[rec.id], keyword_text=keyword_text_for(rec))
-                    for v in versions:
-                        self.store.add_version(v.record, reason=v.reason, actor=v.actor, at=v.created_at)
-                    if not versions:
-                        self.store.add_version(rec, reason="imported", actor="import", at=_now())
-                    if vault:
-                        have_labels = {s["label"] for s in self.store.secrets_for(rec.id)}
-                        for label, kind_, key_id, blob in vault:
-                            if label not in have_labels:
-                                self.store.put_secret(rec.user_id, rec.id, label, kind_, blob, key_id)
+                    self._ledger.restore_imported(
+                        rec,
+                        vector=vec_of[rec.id],
+                        versions=versions,
+                        secrets=[SealedSecret(label=a, kind=b, key_id=c, blob=d) for a, b, c, d in vault],
+                    )
             return len(mems)
 
         def parsed_items() -> Iterable[tuple[str, Any]]:
@@ -1014,15 +960,13 @@ class Memory:
             now=now or _now(),
             dry_run=dry_run,
             user_id=require_user(user_id) if user_id is not None else None,
+            ledger=self._ledger,
         )
 
     def close(self) -> None:
         if self._closed:
             return
-        self._stop.set()
-        self._wake.set()
-        if self._worker is not None:
-            self._worker.join(timeout=30)
+        self._worker.stop(timeout=30)
         self._flush_touch()
         self.store.close()
         self._closed = True
@@ -1076,8 +1020,8 @@ class AsyncMemory:
             metadata=metadata,
         )
 
-    async def flush(self, *, deferred: bool = False) -> None:
-        await self._call(self._sync.flush, deferred=deferred)
+    async def flush(self, *, deferred: bool = False) -> RunReport:
+        return await self._call(self._sync.flush, deferred=deferred)
 
     async def search(
         self,

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import enum
+import uuid
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, computed_field, model_validator
+
+from memscribe.facts import Facts, Provenance, RecordState, split_structured, structured_view
 
 __all__ = [
     "AuditEvent",
@@ -22,7 +26,12 @@ __all__ = [
     "Version",
     "WriteItem",
     "WriteReport",
+    "new_memory_id",
 ]
+
+
+def new_memory_id() -> str:
+    return "mem_" + uuid.uuid4().hex[:20]
 
 
 class Layer(enum.StrEnum):
@@ -89,7 +98,10 @@ class MemoryRecord(BaseModel):
     kind: Kind = Kind.fact
     text: str
     raw: str = ""
-    structured: dict[str, Any] = Field(default_factory=dict)
+    # typed contents (memscribe.facts); ``structured`` below is their public view and what is persisted
+    facts: Facts = Field(default_factory=Facts, exclude=True, repr=False)
+    state: RecordState = Field(default_factory=RecordState, exclude=True, repr=False)
+    provenance: Provenance = Field(default_factory=Provenance, exclude=True, repr=False)
     entities: list[str] = Field(default_factory=list)
     time_start: datetime | None = None
     time_end: datetime | None = None
@@ -107,6 +119,37 @@ class MemoryRecord(BaseModel):
     access_count: int = 0
     expire_at: datetime | None = None
     version: int = 1
+
+    @model_validator(mode="before")
+    @classmethod
+    def _typed_from_view(cls, data: Any) -> Any:
+        # A ``structured`` dict (a dump, an export, an older store's row, an operator's edit) becomes the
+        # typed models; given both, the typed models win (the view is derived from them).
+        if isinstance(data, dict) and "structured" in data:
+            data = dict(data)
+            view = data.pop("structured")
+            if not any(k in data for k in ("facts", "state", "provenance")):
+                if view is not None and not isinstance(view, dict):
+                    raise ValueError("structured must be a dict")
+                data["facts"], data["state"], data["provenance"] = split_structured(view)
+        return data
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def structured(self) -> dict[str, Any]:
+        """The typed facts, state and provenance as one flat, JSON-ready dict (read-only: change a record
+        with ``model_copy(update={"facts": …})``)."""
+        return structured_view(self.kind.value, self.facts, self.state, self.provenance)
+
+    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> MemoryRecord:
+        # ``structured`` is a view: an update of it is an update of the typed models (never silently lost)
+        if update and "structured" in update:
+            update = dict(update)
+            facts, state, prov = split_structured(update.pop("structured"))
+            update.setdefault("facts", facts)
+            update.setdefault("state", state)
+            update.setdefault("provenance", prov)
+        return super().model_copy(update=update, deep=deep)
 
     @property
     def source_ids(self) -> list[str]:

@@ -39,7 +39,22 @@ def test_own_scenarios_cover_both_languages_and_every_stage():
 
 
 @pytest.mark.skipif(not DEV.exists(), reason=f"shared dev scenarios not found at {DEV}")
-def test_dev_scenarios_all_pass():
+def test_dev_scenarios_pass_except_the_open_issues():
+    """Every dev check passes but those the open wave-2 issues are about; a check on this list that starts
+    passing fails the test too, so the list only shrinks."""
     scenarios = json.loads(DEV.read_text(encoding="utf-8"))["scenarios"]
-    failed = [(s["id"], t, why) for s in scenarios for t, ok, why in run_scenario(s) if not ok]
-    assert not failed, failed
+    results = {(s["id"], t): (ok, why) for s in scenarios for t, ok, why in run_scenario(s)}
+    failed = {k for k, (ok, _) in results.items() if not ok}
+    unexpected = sorted((k, results[k][1]) for k in failed - OPEN_DEV_CHECKS)
+    assert not unexpected, unexpected
+    fixed = sorted(OPEN_DEV_CHECKS - failed)
+    assert not fixed, f"these now pass: remove them from OPEN_DEV_CHECKS: {fixed}"
+
+
+# (scenario, check) of the dev file that fail on main today, with the issue that owns them.
+OPEN_DEV_CHECKS = {
+    ("en-two-speakers-dev", "none_active_contains_all"),  # #14: one speaker per memory
+    ("zh-unrelated-dev", "context_excludes"),  # #16: an empty context rather than noise
+    ("zh-third-party-dev", "search_top1_contains"),  # #15: a third party has slots of their own
+    ("zh-third-party-dev", "active_count_min"),  # #15
+}

@@ -104,9 +104,9 @@ def test_zh_good_json_uses_llm_text_kind_and_time() -> None:
     assert c.time_start == datetime(2026, 6, 16, 15, 0, tzinfo=CST)
     assert c.time_start.isoformat() == "2026-06-16T15:00:00+08:00"
     assert c.time_end == datetime(2026, 6, 16, 15, 59, 59, tzinfo=CST)  # a clock time: to the end of the hour
-    assert c.structured["status"] == "pending"
-    assert c.structured["time"] == "2026-06-16T15:00"
-    assert c.structured["prompt_versions"] == {
+    assert c.facts.status == "pending"
+    assert c.facts.time == "2026-06-16T15:00"
+    assert c.provenance.prompt_versions == {
         "summary": encode_summary.VERSION,
         "structured": encode_structured.VERSION,
     }
@@ -121,7 +121,7 @@ def test_en_good_json_sets_residence_slot() -> None:
     assert c.text == "The user moved to Denver in the week of 2026-06-01."
     assert c.kind is Kind.profile and c.layer is Layer.semantic  # the layer follows the LLM's kind
     assert c.slot == "the user|residence"
-    assert c.structured["slot"] == "the user|residence" and c.structured["value"] == "Denver"
+    assert c.facts.slot == "the user|residence" and c.facts.value == "Denver"
     # date-only times get the message's offset; a date as the end means the whole day
     assert c.time_start == datetime(2026, 6, 1, tzinfo=MDT)
     assert c.time_end == datetime(2026, 6, 7, 23, 59, 59, tzinfo=MDT)
@@ -165,8 +165,8 @@ def test_unknown_kind_and_bad_time_keep_the_rule_values() -> None:
     assert c.encoder == "llm"
     assert c.kind is rule.kind
     assert c.time_start == rule.time_start and c.time_end == rule.time_end
-    assert c.structured["status"] == "pending"  # unknown status -> the rule's
-    assert c.structured["llm_kind_rejected"] == "meeting"
+    assert c.facts.status == "pending"  # unknown status -> the rule's
+    assert c.provenance.llm_kind_rejected == "meeting"
 
 
 def test_negation_is_kept() -> None:
@@ -175,7 +175,7 @@ def test_negation_is_kept() -> None:
     fields = {"kind": "preference", "subject": "用户", "entities": ["红色"], "negated": True}
     with ScriptedLLMServer([{"json": summary}, {"json": fields}]) as srv:
         c = encode(LLMEncoder(cfg(srv)), msg, AT_ZH)
-    assert c.negated and c.structured["negated"] is True
+    assert c.negated and c.facts.negated is True
     assert c.kind is Kind.preference and c.text == "用户不喜欢红色。"
 
 

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from memscribe import Memory, Settings
 from memscribe.config import LifecycleConfig, WriteConfig
+from memscribe.index import keyword_text_for
 from memscribe.lifecycle.archive import should_archive, should_expire
 from memscribe.lifecycle.consolidate import (
     _overlapping_pairs,
@@ -23,8 +24,7 @@ from memscribe.lifecycle.consolidate import (
 )
 from memscribe.lifecycle.maintain import run_maintenance
 from memscribe.lifecycle.simulate import simulate_year
-from memscribe.models import Kind, Layer, MemoryRecord, Source, Status
-from memscribe.write.pipeline import keyword_text_for, new_memory_id
+from memscribe.models import Kind, Layer, MemoryRecord, Source, Status, new_memory_id
 
 U = "u1"
 CFG = LifecycleConfig()
@@ -285,7 +285,7 @@ def test_semantic_from_english_episodes(base):
     sem = semantic_from_episodes(eps, base + 6 * DAY)
     assert sem.text == "Usually: The user needs the progress sheet before the report."
     assert sem.layer == Layer.semantic and sem.kind == Kind.fact and sem.importance == pytest.approx(1.0)
-    assert sem.structured == {"subject": "the user", "consolidated_from": 3, "lang": "en"}
+    assert sem.structured == {"subject": "the user", "kind": "fact", "consolidated_from": 3, "lang": "en"}
     prefs = [e.model_copy(update={"kind": Kind.preference}) for e in eps]
     assert semantic_from_episodes(prefs, base).kind == Kind.preference
 

@@ -51,6 +51,14 @@ def check(
     if t == "none_active_contains":
         bad = [f for f in ck["forbid"] if active_with(f)]
         return not bad, f"found {bad}"
+    if t == "none_active_contains_all":
+        bad = [m for m in active if all(contains(m, e) for e in ck["forbid_together"])]
+        return not bad, f"{len(bad)} active memories hold all of {ck['forbid_together']}"
+    if t == "context_excludes":
+        c = mem.context(ck["query"], user_id=uid, budget_tokens=ck["budget"]).text
+        outputs.append(c)
+        bad = [f for f in ck["forbid"] if f.lower() in c.lower()]
+        return not bad, f"context has {bad}: " + c[:100].replace("\n", " | ")
     if t in ("search_top1_contains", "search_topk_contains"):
         k = 1 if t == "search_top1_contains" else ck["k"]
         hits = mem.search(ck["query"], user_id=uid, limit=max(k, 5))[:k]

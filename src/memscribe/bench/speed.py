@@ -580,8 +580,8 @@ def _warm_up(embedder: Any, workdir: Path) -> dict[str, Any]:
 def _build(
     mem: Any, n: int, pool: list[SynthMemory], pool_vecs: np.ndarray, prog: Progress, user: str
 ) -> dict:
-    from memscribe.models import MemoryRecord, Source
-    from memscribe.write.pipeline import keyword_text_for, new_memory_id
+    from memscribe.index import keyword_text_for
+    from memscribe.models import MemoryRecord, Source, new_memory_id
 
     mems = synth_memories(n, seed=SEED + n)
     by_tpl: dict[str, list[int]] = {}
@@ -638,8 +638,7 @@ def _measure_scale(
 ) -> dict[str, Any]:
     from memscribe import Memory
     from memscribe.lang.text import keyword_terms, segment
-    from memscribe.models import MemoryRecord, Source
-    from memscribe.write.pipeline import new_memory_id
+    from memscribe.models import MemoryRecord, Source, new_memory_id
 
     gc.collect()
     rss0 = read_rss_mb()

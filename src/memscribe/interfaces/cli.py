@@ -358,7 +358,7 @@ def review_list(
     for col in ("id", "user", "topics", "text"):
         t.add_column(col, overflow="fold")
     for r in recs:
-        t.add_row(r.id, r.user_id, ", ".join(r.structured.get("review", {}).get("topics", [])), r.text)
+        t.add_row(r.id, r.user_id, ", ".join(r.state.pending.topics if r.state.pending else ()), r.text)
     console.print(t)
 
 
@@ -494,24 +494,21 @@ def reindex(home: Path | None = HomeOpt) -> None:
     from rich.progress import track
 
     from memscribe.config import Settings
+    from memscribe.ledger import Ledger
     from memscribe.providers.embedders import make_embedder
     from memscribe.store import open_store
-    from memscribe.write.pipeline import keyword_text_for
 
     s = Settings() if home is None else Settings(home=home)
     store = open_store(s)
     emb = make_embedder(s.embedder, base_url=s.llm.base_url, api_key=s.llm.api_key)
+    ledger = Ledger(store, emb)
     n = 0
     users = list(store.iter_users())
     for u in track(users, description="re-embedding"):
         recs = store.list_memories(u, statuses=None)
         for i in range(0, len(recs), 64):
             chunk = recs[i : i + 64]
-            vecs = emb.embed_passages([r.text for r in chunk])
-            with store.atomic():
-                for r, v in zip(chunk, vecs, strict=True):
-                    store.put_memory(r, vector=v, keyword_text=keyword_text_for(r))
-            n += len(chunk)
+            n += ledger.reindex(chunk, emb.embed_passages([r.text for r in chunk]))
     store.check_embedder(emb.name, emb.dim, allow_reset=True)
     store.close()
     console.print(f"re-embedded {n} memories with {emb.name}")

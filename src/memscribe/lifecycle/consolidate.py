@@ -24,10 +24,10 @@ from datetime import datetime, timedelta
 import numpy as np
 
 from memscribe.config import LifecycleConfig
+from memscribe.facts import Facts, RecordState
 from memscribe.lang.text import detect_lang, keyword_terms
-from memscribe.models import Kind, Layer, Link, MemoryRecord, Source, Status
+from memscribe.models import Kind, Layer, Link, MemoryRecord, Source, Status, new_memory_id
 from memscribe.write.merge import distinguishing
-from memscribe.write.pipeline import new_memory_id
 
 __all__ = [
     "HABIT_MARKERS",
@@ -60,15 +60,15 @@ _SPACE_BEFORE_PUNCT = re.compile(r"\s+([,.;:!?，。；：！？])")
 
 # ---------------------------------------------------------------------------------------------- helpers
 def is_inference(rec: MemoryRecord) -> bool:
-    return rec.structured.get("inferred") is True or rec.metadata.get("inferred") is True
+    return rec.facts.inferred is True or rec.metadata.get("inferred") is True
 
 
 def _is_confirmed(rec: MemoryRecord) -> bool:
-    return rec.structured.get("confirmed") is True or rec.metadata.get("confirmed") is True
+    return rec.facts.confirmed is True or rec.metadata.get("confirmed") is True
 
 
 def _subject(rec: MemoryRecord) -> str:
-    return str(rec.structured.get("subject", "user"))
+    return rec.facts.subject or "user"
 
 
 def content_terms(rec: MemoryRecord) -> frozenset[str]:
@@ -79,8 +79,8 @@ def content_terms(rec: MemoryRecord) -> frozenset[str]:
 
 def _anchors(rec: MemoryRecord) -> frozenset[str]:
     """Who, where and which: people, places, organisations and ids named by the memory."""
-    s = rec.structured
-    return frozenset(f"{k}:{v}" for k in ("people", "places", "orgs", "ids") for v in s.get(k, []) or [])
+    f = rec.facts
+    return frozenset(f"{k}:{v}" for k in ("people", "places", "orgs", "ids") for v in getattr(f, k))
 
 
 def _undated_distinguishing(rec: MemoryRecord) -> frozenset[str]:
@@ -211,7 +211,7 @@ def find_repeated_episodes(
 def _pattern_key(r: MemoryRecord) -> tuple[object, ...]:
     """What repeated episodes of one pattern share exactly: subject, polarity, people / places / ids and
     numbers other than dates."""
-    return (_subject(r), bool(r.structured.get("negated")), _anchors(r), _undated_distinguishing(r))
+    return (_subject(r), r.facts.negated, _anchors(r), _undated_distinguishing(r))
 
 
 def _same_pattern(a: MemoryRecord, b: MemoryRecord) -> bool:
@@ -273,7 +273,7 @@ def semantic_from_episodes(
     kinds = Counter(r.kind for r in cluster)
     top_kind = kinds.most_common(1)[0][0]
     kind = top_kind if top_kind in _CONSOLIDATED_KINDS else Kind.fact
-    langs = Counter(str(r.structured.get("lang") or detect_lang(r.text)) for r in cluster)
+    langs = Counter(r.facts.lang or detect_lang(r.text) for r in cluster)
     lang = langs.most_common(1)[0][0]
     agents = {r.agent_id for r in cluster}
     entities = list(dict.fromkeys(e for r in cluster for e in r.entities))
@@ -285,13 +285,16 @@ def semantic_from_episodes(
         kind=kind,
         text=habit_text(central.text, lang, subject=_subject(central)),
         raw=central.raw,
-        structured={
-            "subject": _subject(central),
-            "consolidated_from": len(cluster),
-            "lang": lang,
+        facts=Facts(
+            subject=_subject(central),
+            lang=lang,
             # the episodes share these exactly (``_pattern_key``); keep them for filters and later matches
-            **{k: list(v) for k in ("people", "places", "orgs", "ids") if (v := central.structured.get(k))},
-        },
+            people=central.facts.people,
+            places=central.facts.places,
+            orgs=central.facts.orgs,
+            ids=central.facts.ids,
+        ),
+        state=RecordState(consolidated_from=len(cluster)),
         entities=[e for e in entities if not _ISO_RANGE.fullmatch(e)],
         importance=max(r.importance for r in cluster),
         confidence=round(sum(r.confidence for r in cluster) / len(cluster), 4),
@@ -312,8 +315,8 @@ def _duplicate_key(r: MemoryRecord) -> tuple[object, ...]:
         _subject(r),
         r.layer,
         r.kind,
-        r.structured.get("slot"),
-        bool(r.structured.get("negated")),
+        r.facts.slot,
+        r.facts.negated,
         is_inference(r),
         _anchors(r),
         frozenset(distinguishing(r)),
@@ -370,10 +373,7 @@ def merge_cluster(
             "confidence": max(r.confidence for r in cluster),
             "access_count": sum(r.access_count for r in cluster),
             "last_accessed_at": max(accessed) if accessed else None,
-            "structured": {
-                **survivor.structured,
-                "mentions": sum(int(r.structured.get("mentions", 1)) for r in cluster),
-            },
+            "state": survivor.state.model_copy(update={"mentions": sum(r.state.mentions for r in cluster)}),
         },
         deep=True,
     )
@@ -392,18 +392,16 @@ def decay_inference(
     (archived when it falls below ``inference_archive_below``), or None when nothing changes.
 
     With ``now``, decay happens at most once per ``DECAY_MIN_INTERVAL`` (the time of the last decay is kept
-    in ``structured["confidence_decayed_at"]``), so running maintenance twice the same day is a no-op.
+    in ``state.confidence_decayed_at``), so running maintenance twice the same day is a no-op.
     """
     if rec.status != Status.active or not is_inference(rec) or _is_confirmed(rec):
         return None
-    structured = dict(rec.structured)
+    state = rec.state
     if now is not None:
-        last = structured.get("confidence_decayed_at")
+        last = state.confidence_decayed_at
         if last is not None and now - datetime.fromisoformat(str(last)) < DECAY_MIN_INTERVAL:
             return None
-        structured["confidence_decayed_at"] = now.isoformat()
+        state = state.model_copy(update={"confidence_decayed_at": now.isoformat()})
     confidence = round(rec.confidence * cfg.inference_confidence_decay, 6)
     status = Status.archived if confidence < cfg.inference_archive_below else rec.status
-    return rec.model_copy(
-        update={"confidence": confidence, "status": status, "structured": structured}, deep=True
-    )
+    return rec.model_copy(update={"confidence": confidence, "status": status, "state": state}, deep=True)

@@ -37,6 +37,7 @@ from pydantic import BaseModel, Field
 
 from memscribe.config import Settings
 from memscribe.errors import InputError
+from memscribe.ledger import Ledger
 from memscribe.lifecycle.archive import should_archive, should_expire
 from memscribe.lifecycle.consolidate import (
     decay_inference,
@@ -49,7 +50,6 @@ from memscribe.lifecycle.consolidate import (
 from memscribe.models import AuditEvent, Layer, Link, MemoryRecord, Status
 from memscribe.providers.embedders import Embedder
 from memscribe.store.base import Store
-from memscribe.write.pipeline import keyword_text_for
 
 __all__ = ["NEAR_DUPLICATE_SIMILARITY", "MaintenanceAction", "MaintenanceReport", "run_maintenance"]
 
@@ -118,6 +118,7 @@ class _UserRun:
     settings: Settings
     store: Store
     embedder: Embedder
+    ledger: Ledger
     loaded: dict[str, MemoryRecord]
     state: dict[str, MemoryRecord] = field(default_factory=dict)
     vectors: dict[str, np.ndarray] = field(default_factory=dict)
@@ -258,7 +259,7 @@ class _UserRun:
             r
             for r in self.state.values()
             if r.layer == Layer.semantic
-            and "consolidated_from" in r.structured
+            and r.state.consolidated_from is not None
             and r.status in (Status.active, Status.archived)
         ]
         self._ensure_vectors(kept)
@@ -291,8 +292,9 @@ class _UserRun:
 
     def _reinforce(self, target: MemoryRecord, fresh: Sequence[MemoryRecord]) -> None:
         have = {s.message_id for s in target.sources}
-        structured = dict(target.structured)
-        structured["consolidated_from"] = int(structured.get("consolidated_from", 0)) + len(fresh)
+        state = target.state.model_copy(
+            update={"consolidated_from": (target.state.consolidated_from or 0) + len(fresh)}
+        )
         new = target.model_copy(
             update={
                 "links": [*target.links, *(Link(type="derived_from", target=e.id) for e in fresh)],
@@ -301,7 +303,7 @@ class _UserRun:
                     *(s for e in fresh for s in e.sources if s.message_id not in have),
                 ],
                 "importance": max([target.importance, *(e.importance for e in fresh)]),
-                "structured": structured,
+                "state": state,
                 "status": Status.active,
             },
             deep=True,
@@ -331,17 +333,20 @@ class _UserRun:
             current = self.store.get_memories(ids) if ids else {}
             for w in op.writes:
                 rec = w.rec
-                if w.new:
-                    self.store.put_memory(rec, vector=op.vector, keyword_text=keyword_text_for(rec))
-                else:
+                if not w.new:
                     cur = current.get(rec.id)
                     if cur is None or cur.version != rec.version - 1:
                         raise _Conflict(rec.id)
                     rec = _carry_access(rec, cur, self.loaded.get(rec.id))
-                    self.store.put_memory(
-                        rec, keyword_text=keyword_text_for(rec) if w.reindex_keywords else None
-                    )
-                self.store.add_version(rec, reason=op.reason, actor="maintain", at=self.now)
+                self.ledger.apply_planned(
+                    rec,
+                    new=w.new,
+                    reason=op.reason,
+                    actor="maintain",
+                    at=self.now,
+                    vector=op.vector if w.new else None,
+                    reindex_keywords=w.reindex_keywords,
+                )
             self.store.add_audit(
                 AuditEvent(
                     ts=self.now,
@@ -400,11 +405,13 @@ def run_maintenance(
     dry_run: bool = False,
     user_id: str | None = None,
     on_action: Callable[[MaintenanceAction], None] | None = None,
+    ledger: Ledger | None = None,
 ) -> MaintenanceReport:
     """Run the lifecycle over one user (or every user of the store) as of ``now``; see the module doc."""
     if now.tzinfo is None:
         raise InputError("now must be timezone-aware (e.g. datetime.now(UTC))")
     users = [user_id] if user_id is not None else list(store.iter_users())
+    ledger = ledger or Ledger(store, embedder, clock=lambda: now)
     report = MaintenanceReport(now=now, dry_run=dry_run, users=users)
     created = 0
     for u in users:
@@ -412,7 +419,15 @@ def run_maintenance(
         loaded = {
             r.id: r for r in store.list_memories(u, statuses=None) if r.metadata.get("pinned") is not True
         }
-        run = _UserRun(user_id=u, now=now, settings=settings, store=store, embedder=embedder, loaded=loaded)
+        run = _UserRun(
+            user_id=u,
+            now=now,
+            settings=settings,
+            store=store,
+            embedder=embedder,
+            ledger=ledger,
+            loaded=loaded,
+        )
         report.active_before[u] = sum(1 for r in loaded.values() if r.status == Status.active)
         run.plan()
         for op in run.ops:

@@ -24,14 +24,14 @@ _LABELS_ZH = {
 
 
 def label_for(rec: MemoryRecord) -> str:
-    if rec.structured.get("lang") == "zh":
+    if rec.facts.lang == "zh":
         return _LABELS_ZH.get(rec.kind.value, rec.kind.value)
     return rec.kind.value
 
 
 def _date(rec: MemoryRecord) -> str:
     dt: datetime = rec.time_start or rec.created_at
-    gran_time = rec.time_start is not None and "T" in str(rec.structured.get("time", ""))
+    gran_time = rec.time_start is not None and "T" in (rec.facts.time or "")
     return dt.strftime("%Y-%m-%d %H:%M") if gran_time else dt.strftime("%Y-%m-%d")
 
 

@@ -73,7 +73,7 @@ def rerank(
             in_window = rec.time_start <= window[1] and end >= window[0]
             if in_window:
                 score += 0.25
-        subjects = [rec.structured.get("subject"), *rec.structured.get("participants", [])]
+        subjects = [rec.facts.subject, *rec.facts.participants]
         named = any(isinstance(x, str) and len(x) >= 2 and x.lower() in q_low for x in subjects)
         if named:
             score += cfg.w_subject

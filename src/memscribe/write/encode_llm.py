@@ -31,6 +31,7 @@ from typing import Any
 from memscribe.config import LLMConfig
 from memscribe.decisions import Candidate, FilterDecision, TriggerResult
 from memscribe.errors import ProviderError
+from memscribe.facts import Provenance
 from memscribe.lang.clauses import Sentence
 from memscribe.lang.text import detect_lang
 from memscribe.lang.timeparse import Granularity, iso
@@ -165,8 +166,9 @@ class LLMEncoder:
         decision: FilterDecision,
     ) -> Candidate:
         subject = base.subject
-        lang = str(base.structured.get("lang", "en"))
-        structured: dict[str, Any] = dict(base.structured)
+        lang = base.facts.lang or "en"
+        facts: dict[str, Any] = {}
+        rejected_kind: str | None = None
 
         text = summary.text
         if subject.lower() not in text.lower():  # make it self-contained, as the rule encoder does
@@ -176,15 +178,14 @@ class LLMEncoder:
         if out.kind in _KINDS:
             kind = Kind(out.kind)
         elif out.kind:
-            structured["llm_kind_rejected"] = out.kind
+            rejected_kind = out.kind
         if decision.route == "working":
             layer = Layer.working
         else:
             layer = Layer.semantic if kind in _SEMANTIC else Layer.episodic
-        structured["kind"] = kind.value
 
         time_start, time_end = base.time_start, base.time_end
-        rule_time = structured.get("time")
+        rule_time = base.facts.time
         start = parse_llm_time(out.time_start, at)
         if start is not None:
             time_start, gran = start
@@ -192,49 +193,36 @@ class LLMEncoder:
             if end is not None and end[1] == "day":  # "2026-06-07" as an end means the whole day
                 end = (_period_end(end[0], "day"), "day")
             time_end = end[0] if end is not None and end[0] >= time_start else _period_end(time_start, gran)
-            structured["time"] = iso(time_start, gran)
+            facts["time"] = iso(time_start, gran)
 
-        status = out.status or (structured.get("status") if kind in _STATUS_KINDS else None)
-        if status:
-            structured["status"] = status
-        else:
-            structured.pop("status", None)
-
-        negated = base.negated if out.negated is None else out.negated
-        if negated:
-            structured["negated"] = True
-        else:
-            structured.pop("negated", None)
-
+        facts["status"] = out.status or (base.facts.status if kind in _STATUS_KINDS else None)
+        facts["negated"] = base.negated if out.negated is None else bool(out.negated)
         slot = f"{subject}|{out.slot}" if out.slot else base.slot
-        if slot:
-            structured["slot"] = slot
-        value = out.value or (structured.get("value") if slot == base.slot else None)
-        if value:
-            structured["value"] = value
-        else:
-            structured.pop("value", None)
-
+        facts["slot"] = slot
+        facts["value"] = out.value or (base.facts.value if slot == base.slot else None)
         if out.subject and out.subject.lower() != subject.lower():
-            structured["about"] = out.subject  # the statement is about someone else (sister, boss ...)
+            facts["about"] = out.subject  # the statement is about someone else (sister, boss ...)
+        merged = base.facts.model_copy(update=facts)
 
         entities = list(out.entities)
         entities += [e for e in base.entities if e != rule_time]
-        if time_start is not None and "time" in structured:
-            entities.append(str(structured["time"]))
-        structured["prompt_versions"] = self.prompt_versions
-        structured["llm_model"] = self.client.model
+        if time_start is not None and merged.time:
+            entities.append(merged.time)
+        provenance = Provenance(
+            llm_model=self.client.model,
+            prompt_versions=dict(self.prompt_versions),
+            llm_kind_rejected=rejected_kind,
+        )
         return base.model_copy(
             update={
                 "text": text,
                 "kind": kind,
                 "layer": layer,
-                "structured": structured,
+                "facts": merged,
+                "provenance": provenance,
                 "entities": tuple(dict.fromkeys(entities)),
                 "time_start": time_start,
                 "time_end": time_end,
-                "slot": slot,
-                "negated": negated,
                 "encoder": self.name,
             }
         )

@@ -11,6 +11,7 @@ import re
 from datetime import datetime
 
 from memscribe.decisions import Candidate, FilterDecision, TriggerResult
+from memscribe.facts import Facts
 from memscribe.lang import lexicon as lx
 from memscribe.lang.clauses import Sentence
 from memscribe.lang.entities import extract_entities
@@ -332,23 +333,22 @@ class RuleEncoder:
         change = "change" in sig
         negated = _negated(body, lang)
         slot, value = _slot(subject, body, kind, ents, change)
-        structured: dict[str, object] = {"subject": subject, "kind": kind.value, "lang": lang}
-        status = _status(kind, body)
-        if status:
-            structured["status"] = status
-        if negated:
-            structured["negated"] = True
-        if slot:
-            structured["slot"] = slot
-        if value:
-            structured["value"] = value
-        if tm is not None:
-            structured["time"] = iso(tm.time_start, tm.granularity)
-            structured["time_text"] = tm.text
-        for k in ("ids", "amounts", "places", "people", "orgs"):
-            if ents[k]:
-                structured[k] = ents[k]
-        structured["priority"] = "high" if sig & {"explicit", "milestone", "negative"} else "normal"
+        facts = Facts(
+            subject=subject,
+            lang=lang,
+            status=_status(kind, body),
+            negated=negated,
+            slot=slot,
+            value=value,
+            time=iso(tm.time_start, tm.granularity) if tm is not None else None,
+            time_text=tm.text if tm is not None else None,
+            ids=tuple(ents["ids"]),
+            amounts=tuple(ents["amounts"]),
+            places=tuple(ents["places"]),
+            people=tuple(ents["people"]),
+            orgs=tuple(ents["orgs"]),
+            priority="high" if sig & {"explicit", "milestone", "negative"} else "normal",
+        )
         entities = [e for k in ("ids", "people", "places", "orgs", "other", "amounts") for e in ents[k]]
         if tm is not None:
             entities.append(iso(tm.time_start, tm.granularity))
@@ -357,16 +357,13 @@ class RuleEncoder:
             raw=text,
             kind=kind,
             layer=layer,
-            structured=structured,
+            facts=facts,
             entities=tuple(dict.fromkeys(entities)),
             time_start=tm.time_start if tm else None,
             time_end=tm.time_end if tm else None,
             importance=decision.importance,
             timeliness=decision.timeliness,
             confidence=1.0,
-            subject=subject,
-            slot=slot,
-            negated=negated,
             change=change,
             exception=bool(lx.EXCEPTION.search(body)),
             encoder=self.name,

@@ -20,6 +20,7 @@ class Analysed:
     message_id: str
     decision: FilterDecision
     candidate: Candidate | None
+    vaulted: tuple[tuple[str, str, str], ...] = ()  # (placeholder, kind, value) cut out of this message
 
 
 @dataclass(slots=True)
@@ -80,33 +81,38 @@ def combine(unit: Unit) -> Candidate:
     lead = cands[0]
     if len(cands) == 1:
         return lead
-    lang = lead.structured.get("lang", "en")
+    lang = lead.facts.lang or "en"
     sep = "" if lang == "zh" else " "
     text = sep.join(c.text for c in cands)
     raw = "\n".join(c.raw for c in cands)
     timed = next((c for c in cands if c.time_start is not None), None)
-    structured = dict(lead.structured)
-    for c in cands[1:]:
-        for k in ("ids", "amounts", "places", "people", "orgs"):
-            if k in c.structured:
-                structured[k] = list(dict.fromkeys([*structured.get(k, []), *c.structured[k]]))  # type: ignore[misc]
-    subjects = list(dict.fromkeys(c.subject for c in cands))
-    if len(subjects) > 1:
-        structured["participants"] = subjects
-    if timed is not None and timed is not lead:
-        structured["time"] = timed.structured.get("time")
-        structured["time_text"] = timed.structured.get("time_text")
+    united: dict[str, tuple[str, ...]] = {
+        k: tuple(dict.fromkeys(v for c in cands for v in getattr(c.facts, k)))
+        for k in ("ids", "amounts", "places", "people", "orgs")
+    }
+    subjects = tuple(dict.fromkeys(c.subject for c in cands))
+    facts = lead.facts.model_copy(
+        update={
+            **united,
+            "participants": subjects if len(subjects) > 1 else lead.facts.participants,
+            **(
+                {"time": timed.facts.time, "time_text": timed.facts.time_text}
+                if timed is not None and timed is not lead
+                else {}
+            ),
+        }
+    )
     return lead.model_copy(
         update={
             "text": text,
             "raw": raw,
-            "structured": structured,
+            "facts": facts,
             "entities": tuple(dict.fromkeys(e for c in cands for e in c.entities)),
             "time_start": timed.time_start if timed else None,
             "time_end": timed.time_end if timed else None,
             "importance": max(c.importance for c in cands),
             "timeliness": max(c.timeliness for c in cands),
-            "slot": None,  # an exchange is an episode, not one slot's value
             "change": any(c.change for c in cands),
+            "episode": True,  # an exchange is an episode, not one slot's value
         }
     )

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from memscribe.config import WriteConfig
 from memscribe.decisions import Add, Candidate, Link, Merge, MergeDecision, Supersede, Update
+from memscribe.facts import Facts
 from memscribe.lang.text import keyword_terms
 from memscribe.lang.timeparse_en import MONTHS as _MONTHS_FULL
 from memscribe.lang.timeparse_en import WEEKDAYS as _WDS
@@ -32,31 +33,16 @@ class Neighbour:
     similarity: float  # cosine of the two passage embeddings
 
 
+def _distinguishing(facts: Facts, text: str) -> set[str]:
+    out = {f"id:{x}" for x in facts.ids}
+    out |= {f"amt:{x}" for x in facts.amounts}
+    out |= {f"num:{x}" for x in _NUM.findall(text)}
+    return out
+
+
 def distinguishing(rec: MemoryRecord) -> set[str]:
     """Tokens that make two similar sentences different facts: ids, numbers, amounts, times."""
-    s = rec.structured
-    out = {f"id:{x}" for x in s.get("ids", [])}
-    out |= {f"amt:{x}" for x in s.get("amounts", [])}
-    out |= {f"num:{x}" for x in _NUM.findall(rec.text) if len(x) >= 1}
-    return out
-
-
-def _cand_distinguishing(c: Candidate) -> set[str]:
-    s = c.structured
-    out = {f"id:{x}" for x in s.get("ids", [])}  # type: ignore[union-attr]
-    out |= {f"amt:{x}" for x in s.get("amounts", [])}  # type: ignore[union-attr]
-    out |= {f"num:{x}" for x in _NUM.findall(c.text)}
-    return out
-
-
-def _anchors(structured: dict) -> set[str]:
-    out: set[str] = set()
-    for k in ("ids", "places", "orgs", "people"):
-        out |= set(structured.get(k, []))
-    v = structured.get("value")
-    if v:
-        out.add(v)
-    return out
+    return _distinguishing(rec.facts, rec.text)
 
 
 _TIME_WORDS = frozenset((*_MONTHS_FULL, *(m[:3] for m in _MONTHS_FULL), "sept", *_WDS)) | frozenset(
@@ -177,17 +163,17 @@ def adds_detail(new: str, old: str) -> bool:
 
 
 def decide_merge(c: Candidate, neighbours: list[Neighbour], cfg: WriteConfig) -> MergeDecision:
-    same_subject = [n for n in neighbours if n.record.structured.get("subject", "user") == c.subject]
+    same_subject = [n for n in neighbours if (n.record.facts.subject or "user") == c.subject]
     same_subject.sort(key=lambda n: -n.similarity)
-    cand_anchors = _anchors(c.structured)
-    cand_dist = _cand_distinguishing(c)
+    cand_anchors = c.facts.anchors()
+    cand_dist = _distinguishing(c.facts, c.text)
     cand_topic = _topic_terms(c.raw)
 
     for n in same_subject:
         r = n.record
-        if c.slot and r.structured.get("slot") == c.slot:
-            old_val = r.structured.get("value")
-            new_val = c.structured.get("value")
+        if c.slot and r.facts.slot == c.slot:
+            old_val = r.facts.value
+            new_val = c.facts.value
             if (old_val and new_val and old_val != new_val) or c.change or cand_dist != distinguishing(r):
                 return Supersede(target=r.id, why=f"newer value for slot {c.slot.split('|', 1)[-1]}")
             if n.similarity >= cfg.slot_similarity:
@@ -201,7 +187,7 @@ def decide_merge(c: Candidate, neighbours: list[Neighbour], cfg: WriteConfig) ->
         r = n.record
         if n.similarity < cfg.slot_similarity:
             break
-        polarity_differs = bool(r.structured.get("negated")) != c.negated
+        polarity_differs = r.facts.negated != c.negated
         if c.exception and polarity_differs:
             return Link(target=r.id, type="supplements", why="exception to an existing rule")
         if (
@@ -224,14 +210,10 @@ def decide_merge(c: Candidate, neighbours: list[Neighbour], cfg: WriteConfig) ->
             and not substitutes(c.raw, r.raw)
         ):
             return Merge(target=r.id, why="says the same thing again", similarity=round(n.similarity, 4))
-        shares_anchor = (
-            bool(cand_anchors & _anchors(r.structured)) or len(cand_topic & _topic_terms(r.raw)) >= 2
-        )
-        closes_task = (
-            c.structured.get("status") in ("done", "cancelled") and r.structured.get("status") == "pending"
-        )
+        shares_anchor = bool(cand_anchors & r.facts.anchors()) or len(cand_topic & _topic_terms(r.raw)) >= 2
+        closes_task = c.facts.status in ("done", "cancelled") and r.facts.status == "pending"
         if closes_task and r.kind.value in ("task", "plan") and len(cand_topic & _topic_terms(r.raw)) >= 1:
-            return Supersede(target=r.id, why=f"task {c.structured.get('status')}")
+            return Supersede(target=r.id, why=f"task {c.facts.status}")
         if c.change and shares_anchor and r.kind == c.kind:
             return Supersede(target=r.id, why="stated change of an earlier fact")
         if c.change and shares_anchor and {r.kind.value, c.kind.value} <= {"plan", "event", "task"}:

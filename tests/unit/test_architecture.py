@@ -1,0 +1,44 @@
+"""Structure the code must keep: one owner for record changes (the ledger)."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+SRC = Path(__file__).resolve().parents[2] / "src" / "memscribe"
+
+# The store methods that write a memory record or its history.
+RECORD_WRITERS = {"put_memory", "add_version", "forget_user"}
+# Who may call them: the ledger; the stores themselves and their contract suite; and the speed benchmark's
+# raw-insert baseline and bulk load, which measure the store itself (the ratio's denominator).
+ALLOWED = {"ledger.py", "testing/store_contract.py", "bench/speed.py"}
+
+
+def _calls(path: Path) -> list[tuple[int, str]]:
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    return [
+        (node.lineno, node.func.attr)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in RECORD_WRITERS
+    ]
+
+
+def test_only_the_ledger_writes_records():
+    offenders = []
+    for path in sorted(SRC.rglob("*.py")):
+        rel = path.relative_to(SRC).as_posix()
+        if rel.startswith("store/") or rel in ALLOWED:
+            continue
+        offenders += [f"{rel}:{line} calls {name}()" for line, name in _calls(path)]
+    assert not offenders, "record changes must go through memscribe.ledger:\n" + "\n".join(offenders)
+
+
+def test_the_check_sees_a_direct_store_write(tmp_path):
+    # the walk above must find a call like this one (guards against a check that can never fail)
+    f = tmp_path / "x.py"
+    f.write_text(
+        "def f(store, rec):\n    store.put_memory(rec)\n    store.add_version(rec, reason='', actor='', at=None)\n"
+    )
+    assert [name for _, name in _calls(f)] == ["put_memory", "add_version"]

