@@ -18,7 +18,10 @@ from datetime import datetime
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-DATASETS = HERE.parents[3] / "shared" / "datasets" if (HERE.parents[3] / "shared").exists() else None
+# The dev datasets sit in shared/ beside the repository (or above it); None when absent.
+DATASETS = next(
+    (p / "shared" / "datasets" for p in HERE.parents if (p / "shared" / "datasets").is_dir()), None
+)
 
 LANGS = ("zh", "en")
 SPLITS = ("train", "test")
@@ -149,7 +152,9 @@ def check_side(side: object, where: str, errors: list[str]) -> datetime | None:
     if not isinstance(side["text"], str) or len(side["text"].strip()) < 4:
         errors.append(f"{where}.text: empty or too short")
     if not isinstance(side["subject"], str) or not SUBJECT_RE.match(side["subject"]):
-        errors.append(f"{where}.subject: {side['subject']!r} not self|assistant|world|third:<who>|peer:<Name>")
+        errors.append(
+            f"{where}.subject: {side['subject']!r} not self|assistant|world|third:<who>|peer:<Name>"
+        )
     if side["slot"] not in SLOTS:
         errors.append(f"{where}.slot: {side['slot']!r} not allowed")
     if side["kind"] not in KINDS:
@@ -198,16 +203,23 @@ def check_item(item: dict, lang: str, split: str, mb_test, errors: list[str]) ->
                 errors.append(f"{where}: {key} {ref!r} is not a valid real-turn reference")
             elif got not in (split, "unknown"):
                 errors.append(f"{where}: {key} {ref!r} belongs to the {got} split")
-            if isinstance(ref, str) and not ref.startswith(("locomo:", "convbench:", f"memorybank:{lang}:")):
-                if ref.startswith("memorybank:"):
-                    errors.append(f"{where}: {key} is a memorybank turn of the other language")
+            if (
+                isinstance(ref, str)
+                and ref.startswith("memorybank:")
+                and not ref.startswith(f"memorybank:{lang}:")
+            ):
+                errors.append(f"{where}: {key} is a memorybank turn of the other language")
     old_at = check_side(item["old"], f"{where}.old", errors)
     new_at = check_side(item["new"], f"{where}.new", errors)
     if old_at and new_at and not new_at > old_at:
         errors.append(f"{where}: new.at must be after old.at")
-    if isinstance(item["old"], dict) and isinstance(item["new"], dict):
-        if item["old"].get("text", "").strip() == item["new"].get("text", "").strip():
-            errors.append(f"{where}: old and new texts are identical")
+    same_text = (
+        isinstance(item["old"], dict)
+        and isinstance(item["new"], dict)
+        and (item["old"].get("text", "").strip() == item["new"].get("text", "").strip())
+    )
+    if same_text:
+        errors.append(f"{where}: old and new texts are identical")
 
 
 def load(path: Path, errors: list[str]) -> list[dict]:
@@ -287,7 +299,9 @@ def main() -> int:
     print(f"checked {total} pairs in {len(data)} files")
     for lang in LANGS:
         both = data[(lang, "train")] + data[(lang, "test")]
-        print(f"{lang}: train {len(data[(lang, 'train')])}, test {len(data[(lang, 'test')])}, total {len(both)}")
+        print(
+            f"{lang}: train {len(data[(lang, 'train')])}, test {len(data[(lang, 'test')])}, total {len(both)}"
+        )
         if args.counts:
             for split in SPLITS:
                 print(f" {lang} {split}:")
