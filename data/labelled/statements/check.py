@@ -163,6 +163,8 @@ def check_item(item: dict, lang: str, where: str, errors: list[str], warnings: l
         warn("instruction from a speaker who is not the user")
     if item["subject"] == "assistant" and item["speaker_role"] == "peer":
         err("subject assistant in a peer chat")
+    if item["subject"] == "self" and item["speaker_role"] == "assistant":
+        err("an assistant statement about itself has subject 'assistant'; about the user, 'addressee'")
     canonical = item["canonical"] or ""
     if EMOJI_RE.search(canonical):
         err("emoji in canonical")
