@@ -204,12 +204,12 @@ def near_duplicates(rows: list[tuple[str, str, str]]) -> list[str]:
 
 def table(title: str, counters: dict[str, Counter], keys: list[str] | None = None) -> str:
     splits = list(counters)
-    keys = keys or sorted({k for c in counters.values() for k in c}, key=lambda k: (str(k)))
+    keys = keys or sorted({k for c in counters.values() for k in c}, key=lambda k: str(k))
     width = max([len(str(k)) for k in keys] + [len(title)])
     lines = [f"{title:<{width}} " + " ".join(f"{s:>7}" for s in splits) + "   total"]
     for k in keys:
         vals = [counters[s][k] for s in splits]
-        lines.append(f"{str(k):<{width}} " + " ".join(f"{v:>7}" for v in vals) + f" {sum(vals):>7}")
+        lines.append(f"{k!s:<{width}} " + " ".join(f"{v:>7}" for v in vals) + f" {sum(vals):>7}")
     return "\n".join(lines)
 
 
@@ -321,7 +321,10 @@ def main(argv: list[str]) -> int:
         print(
             table(
                 "route x speaker_role",
-                {s: Counter(f"{i['route']}/{i['speaker_role']}" for i in items if i["_split"] == s) for s in splits},
+                {
+                    s: Counter(f"{i['route']}/{i['speaker_role']}" for i in items if i["_split"] == s)
+                    for s in splits
+                },
             )
         )
         print()
