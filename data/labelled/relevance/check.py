@@ -45,6 +45,9 @@ MB_TEST = {
     "zh": {"刘琳", "周立", "姚国栋", "孙悦", "宫晓燕"},
     "en": {"Ivy", "Jason", "Linda", "Roland", "Emily"},
 }
+# MemoryBank's zh and en users are translations of each other (王峰 = Frank, ...); a user whose twin is in
+# the other language's test split stays out of train too, so a bilingual model cannot learn a test store.
+MB_TWIN_OF_TEST = {"zh": {"张曼婷", "陈阳"}, "en": {"Gary", "Sunny"}}
 CJK = re.compile(r"[\u3400-\u9fff]")
 ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2})?)?$")
 
@@ -130,6 +133,8 @@ def check_source(where: str, lang: str, split: str, source: str) -> None:
         in_test = parts[2].strip() in MB_TEST[lang]
         if in_test != (split == "test"):
             err(where, f"{source}: MemoryBank user {parts[2]!r} belongs to the other split")
+        if split == "train" and parts[2].strip() in MB_TWIN_OF_TEST[lang]:
+            err(where, f"{source}: MemoryBank user {parts[2]!r} is the twin of a test user in the other language")
     elif parts[0] == "convbench":
         m = re.fullmatch(r"convbench:(zh|en)-assistant-dev:D(\d+):\d+", source)
         if not m:
@@ -164,6 +169,8 @@ def check_query_source(where: str, lang: str, split: str, qs: str) -> None:
             err(where, f"query {qs}: other language")
         if (m.group(2).strip() in MB_TEST[lang]) != (split == "test"):
             err(where, f"query {qs}: MemoryBank user belongs to the other split")
+        if split == "train" and m.group(2).strip() in MB_TWIN_OF_TEST[lang]:
+            err(where, f"query {qs}: MemoryBank user is the twin of a test user in the other language")
         return
     err(where, f"unknown query_source {qs!r}")
 
