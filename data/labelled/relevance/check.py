@@ -134,7 +134,10 @@ def check_source(where: str, lang: str, split: str, source: str) -> None:
         if in_test != (split == "test"):
             err(where, f"{source}: MemoryBank user {parts[2]!r} belongs to the other split")
         if split == "train" and parts[2].strip() in MB_TWIN_OF_TEST[lang]:
-            err(where, f"{source}: MemoryBank user {parts[2]!r} is the twin of a test user in the other language")
+            err(
+                where,
+                f"{source}: MemoryBank user {parts[2]!r} is the twin of a test user in the other language",
+            )
     elif parts[0] == "convbench":
         m = re.fullmatch(r"convbench:(zh|en)-assistant-dev:D(\d+):\d+", source)
         if not m:
