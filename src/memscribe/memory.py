@@ -41,7 +41,7 @@ from memscribe.read.assemble import fit_block, format_line, pack_lines
 from memscribe.read.recall import hybrid_recall, validate_filters
 from memscribe.read.rewrite import rewrite_query
 from memscribe.store import open_store
-from memscribe.store.base import Store
+from memscribe.store.base import JobRow, Store
 from memscribe.write.normalize import normalize_messages, parse_at, require_user
 from memscribe.write.pipeline import WritePipeline, keyword_text_for
 from memscribe.write.verify import run_verify_job
@@ -125,8 +125,7 @@ class Memory:
         self._tenant_bucket = TokenBucket(lim.tenant_rate, lim.tenant_burst) if lim.tenant_rate else None
         self._user_counts: dict[str, tuple[float, int]] = {}  # user -> (monotonic time, memory count)
         self.metrics = Metrics(self._metrics_snapshot)
-        if hasattr(self.store, "requeue_running"):
-            self.store.requeue_running()  # jobs of a process that died resume here
+        self.store.requeue_running()  # jobs of a process that died resume here
 
     # ------------------------------------------------------------------ plumbing
     def _vault(self):  # type: ignore[no-untyped-def]
@@ -138,7 +137,7 @@ class Memory:
             if not self.settings.vault_key and pending.exists():
                 # a rotation was interrupted: keep whichever key the stored rows were sealed with
                 candidate = Vault(load_or_create_key(home, pending.read_text().strip()))
-                used = {r["key_id"] for r in self.store.all_secrets()}
+                used = {r.key_id for r in self.store.all_secrets()}
                 if candidate.key_id in used:
                     os.replace(pending, home / "vault.key")
                 else:
@@ -185,11 +184,11 @@ class Memory:
             if not jobs:
                 return done
             for job in jobs:
-                if job["kind"] == "verify":
+                if job.kind == "verify":
                     run_verify_job(self, job)
-                elif job["kind"] == "deferred_add":
+                elif job.kind == "deferred_add":
                     self._run_deferred(job)
-                self.store.finish_job(job["id"])
+                self.store.finish_job(job.id)
                 done += 1
 
     def _flush_touch(self) -> None:
@@ -357,10 +356,10 @@ class Memory:
             ],
         )
 
-    def _run_deferred(self, job: Mapping[str, Any]) -> None:
+    def _run_deferred(self, job: JobRow) -> None:
         import base64
 
-        payload = job["payload"]
+        payload = job.payload
         user_id = payload["user_id"]
         body = json.loads(
             self._vault().decrypt(base64.b64decode(payload["sealed"]), aad=f"deferred:{user_id}")
@@ -428,7 +427,7 @@ class Memory:
         f = validate_filters(filters)
         recent = None
         if session_id:
-            recent = [r["content"] for r in self.store.session_messages(session_id, last=6)]
+            recent = [r.content for r in self.store.session_messages(session_id, last=6)]
         rq = rewrite_query(query, now=now, recent_turns=recent)
         statuses = ("active",)
         if deep:
@@ -755,7 +754,7 @@ class Memory:
         rec = self._get(memory_id)
         vault = self._vault()
         return {
-            s["label"]: vault.decrypt(s["ciphertext"], aad=f"{rec.user_id}:{rec.id}")
+            s.label: vault.decrypt(s.ciphertext, aad=f"{rec.user_id}:{rec.id}")
             for s in self.store.secrets_for(memory_id)
         }
 
@@ -787,9 +786,9 @@ class Memory:
         rows = self.store.all_secrets()
         aads = {}
         for r in rows:
-            rec = self.store.get_memory(r["memory_id"])
-            aads[r["id"]] = f"{rec.user_id}:{rec.id}" if rec is not None else ""
-        blobs = old.rotate([(r["ciphertext"], aads[r["id"]]) for r in rows], new)
+            rec = self.store.get_memory(r.memory_id)
+            aads[r.id] = f"{rec.user_id}:{rec.id}" if rec is not None else ""
+        blobs = old.rotate([(r.ciphertext, aads[r.id]) for r in rows], new)
         encoded = base64.urlsafe_b64encode(new_key).decode()
         path = Path(self.settings.home) / KEY_FILE
         pending = path.with_name(KEY_FILE + ".next")
@@ -803,7 +802,7 @@ class Memory:
                 os.fsync(fh.fileno())
         with self.store.atomic():
             for r, blob in zip(rows, blobs, strict=True):
-                self.store.replace_secret(r["id"], blob, new.key_id)
+                self.store.replace_secret(r.id, blob, new.key_id)
         if not self.settings.vault_key:
             os.replace(pending, path)
         self._vault_obj = new
@@ -852,10 +851,10 @@ class Memory:
                 if secrets:
                     d["_vault"] = [
                         {
-                            "label": s["label"],
-                            "kind": s["kind"],
-                            "key_id": s["key_id"],
-                            "ciphertext": base64.b64encode(s["ciphertext"]).decode("ascii"),
+                            "label": s.label,
+                            "kind": s.kind,
+                            "key_id": s.key_id,
+                            "ciphertext": base64.b64encode(s.ciphertext).decode("ascii"),
                         }
                         for s in secrets
                     ]
@@ -943,7 +942,7 @@ class Memory:
                     if not versions:
                         self.store.add_version(rec, reason="imported", actor="import", at=_now())
                     if vault:
-                        have_labels = {s["label"] for s in self.store.secrets_for(rec.id)}
+                        have_labels = {s.label for s in self.store.secrets_for(rec.id)}
                         for label, kind_, key_id, blob in vault:
                             if label not in have_labels:
                                 self.store.put_secret(rec.user_id, rec.id, label, kind_, blob, key_id)

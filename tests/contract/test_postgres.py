@@ -104,7 +104,7 @@ def test_job_queue_is_shared_by_workers_skip_locked(pg_schema):
 
     def drain(name, st):  # type: ignore[no-untyped-def]
         while jobs := st.claim_jobs(limit=3, now=now):
-            claimed[name] += [j["id"] for j in jobs]
+            claimed[name] += [j.id for j in jobs]
 
     threads = [threading.Thread(target=drain, args=(n, st)) for n, st in (("a", a), ("b", b))]
     for t in threads:
@@ -117,7 +117,7 @@ def test_job_queue_is_shared_by_workers_skip_locked(pg_schema):
     b.close()  # b "dies" with its jobs running
     c = _open(pg_schema)
     assert c.requeue_running() == len(claimed["b"])
-    assert sorted(j["id"] for j in c.claim_jobs(limit=100, now=now)) == sorted(claimed["b"])
+    assert sorted(j.id for j in c.claim_jobs(limit=100, now=now)) == sorted(claimed["b"])
     a.close()
     c.close()
 

@@ -236,7 +236,7 @@ class WritePipeline:
         if session_id:
             if session_id not in self._recent:
                 self._recent[session_id] = deque(
-                    (_fingerprint(r["content"]) for r in self.store.session_messages(session_id, last=50)),
+                    (_fingerprint(r.content) for r in self.store.session_messages(session_id, last=50)),
                     maxlen=50,
                 )
                 while (

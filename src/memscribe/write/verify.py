@@ -4,11 +4,12 @@ A failure flags ``needs_reindex`` and re-encodes once; a second failure drops it
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from memscribe.decisions import VerifyResult
 from memscribe.models import AuditEvent, Status
 from memscribe.read.recall import hybrid_recall
+from memscribe.store.rows import JobRow
 from memscribe.write.pipeline import keyword_text_for
 
 if TYPE_CHECKING:
@@ -53,8 +54,8 @@ def verify_memory(mem: Memory, memory_id: str) -> VerifyResult | None:
     )
 
 
-def run_verify_job(mem: Memory, job: dict[str, Any]) -> None:
-    payload = job["payload"]
+def run_verify_job(mem: Memory, job: JobRow) -> None:
+    payload = job.payload
     result = verify_memory(mem, payload["memory_id"])
     if result is None:
         return
