@@ -5,13 +5,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from memscribe.models import AuditEvent
+from memscribe.store import sql
 from memscribe.store.codec import AUDIT_COLUMNS, decode_audit, encode_audit
 from memscribe.store.postgres.connection import PostgresConnection, clean_text
+from memscribe.store.sql import POSTGRES
 
 __all__ = ["PostgresCounters"]
 
-_INSERT = f"INSERT INTO audit ({', '.join(AUDIT_COLUMNS)}) VALUES ({', '.join(['%s'] * len(AUDIT_COLUMNS))})"
-_SELECT = f"SELECT id, {', '.join(AUDIT_COLUMNS)} FROM audit"
+_INSERT = sql.insert(POSTGRES, "audit", AUDIT_COLUMNS)
 
 
 class PostgresCounters(PostgresConnection):
@@ -21,13 +22,10 @@ class PostgresCounters(PostgresConnection):
             self._run(lambda conn: conn.cursor().executemany(_INSERT, rows), "writing audit events failed")
 
     def audit_for(self, *, memory_id: str | None = None, user_id: str | None = None) -> list[AuditEvent]:
-        if memory_id is not None:
-            rows = self._all(f"{_SELECT} WHERE memory_id=%s ORDER BY id", (memory_id,))
-        elif user_id is not None:
-            rows = self._all(f"{_SELECT} WHERE user_id=%s ORDER BY id", (user_id,))
-        else:
-            rows = self._all(f"{_SELECT} ORDER BY id")
-        return [decode_audit(r) for r in rows]
+        return [
+            decode_audit(r)
+            for r in self._all(*sql.select_audit(POSTGRES, memory_id=memory_id, user_id=user_id))
+        ]
 
     def bump_counter(self, user_id: str, name: str, n: int = 1) -> None:
         self._all(

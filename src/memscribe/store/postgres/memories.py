@@ -14,6 +14,7 @@ import psycopg
 
 from memscribe.errors import EmbedderMismatch
 from memscribe.models import MemoryRecord, Version
+from memscribe.store import sql
 from memscribe.store.codec import (
     MEMORY_SELECT,
     MEMORY_WRITE_COLUMNS,
@@ -25,6 +26,7 @@ from memscribe.store.codec import (
     scope_token,
 )
 from memscribe.store.postgres.connection import MIGRATION_LOCK, PostgresConnection, clean_text, keyword_terms
+from memscribe.store.sql import POSTGRES
 
 __all__ = ["PostgresMemories"]
 
@@ -158,56 +160,30 @@ class PostgresMemories(PostgresConnection):
         limit: int | None = None,
         offset: int = 0,
     ) -> list[MemoryRecord]:
-        where, params = ["user_id=%s"], [user_id]
-        if statuses:
-            where.append("status = ANY(%s)")
-            params.append(list(statuses))
-        if kind:
-            where.append("kind=%s")
-            params.append(kind)
-        if layer:
-            where.append("layer=%s")
-            params.append(layer)
-        sql = f"SELECT {MEMORY_SELECT} FROM memories WHERE {' AND '.join(where)} ORDER BY pk"
-        if limit is not None:
-            sql += " LIMIT %s OFFSET %s"
-            params.extend([limit, offset])
-        return decode_memories(self._all(sql, params))
+        q = sql.select_memories(
+            POSTGRES, user_id, statuses=statuses, kind=kind, layer=layer, limit=limit, offset=offset
+        )
+        return decode_memories(self._all(*q))
 
     def memories_in_slot(
         self, user_id: str, subject: str, slot: str, *, statuses: Sequence[str] | None = ("active",)
     ) -> list[MemoryRecord]:
         """The user's memories whose structured subject and slot are exactly these, in write order."""
-        sql = f"SELECT {MEMORY_SELECT} FROM memories WHERE user_id=%s AND subject_key=%s AND slot_key=%s"
-        params: list[object] = [user_id, clean_text(subject), clean_text(slot)]
-        if statuses:
-            sql += " AND status = ANY(%s)"
-            params.append(list(statuses))
-        return decode_memories(self._all(sql + " ORDER BY pk", params))
+        identity = (clean_text(subject), clean_text(slot))
+        return decode_memories(
+            self._all(*sql.select_memories(POSTGRES, user_id, statuses=statuses, slot=identity))
+        )
 
     def count_memories(self, user_id: str | None = None) -> dict[str, int]:
-        if user_id is None:
-            rows = self._all("SELECT status, count(*) FROM memories GROUP BY status")
-        else:
-            rows = self._all(
-                "SELECT status, count(*) FROM memories WHERE user_id=%s GROUP BY status", (user_id,)
-            )
-        return {r[0]: int(r[1]) for r in rows}
+        return {r[0]: int(r[1]) for r in self._all(*sql.count_by(POSTGRES, "status", user_id))}
 
     def memory_facets(self, user_id: str | None = None, *, days: int = 30) -> dict[str, dict[str, int]]:
-        scope, args = ("WHERE user_id=%s", (user_id,)) if user_id is not None else ("", ())
-        out: dict[str, dict[str, int]] = {}
-        for facet in ("status", "layer", "kind"):
-            rows = self._all(f"SELECT {facet}, count(*) FROM memories {scope} GROUP BY {facet}", args)
-            out[facet] = {r[0]: int(r[1]) for r in rows}
+        out = {
+            facet: {r[0]: int(r[1]) for r in self._all(*sql.count_by(POSTGRES, facet, user_id))}
+            for facet in ("status", "layer", "kind")
+        }
         since = (now() - timedelta(days=days)).isoformat()
-        rows = self._all(
-            "SELECT substr(created_at, 1, 10), count(*) FROM versions WHERE version = 1 AND created_at >= %s "
-            + ("AND user_id = %s " if user_id is not None else "")
-            + "GROUP BY 1",
-            (since, *args),
-        )
-        out["daily_new"] = {r[0]: int(r[1]) for r in rows}
+        out["daily_new"] = {r[0]: int(r[1]) for r in self._all(*sql.daily_new(POSTGRES, user_id, since))}
         return out
 
     def versions(self, memory_id: str) -> list[Version]:

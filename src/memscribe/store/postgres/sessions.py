@@ -9,10 +9,9 @@ from typing import Any
 
 import psycopg
 
+from memscribe.store import sql
 from memscribe.store.codec import (
     SESSION_COLUMNS,
-    SESSION_MESSAGE_COLUMNS,
-    WORKING_COLUMNS,
     decode_session,
     decode_session_message,
     decode_working_item,
@@ -22,6 +21,7 @@ from memscribe.store.codec import (
 )
 from memscribe.store.postgres.connection import PostgresConnection, clean_text
 from memscribe.store.rows import SessionMessageRow, SessionRow, WorkingItemRow
+from memscribe.store.sql import POSTGRES
 
 __all__ = ["PostgresSessions"]
 
@@ -55,12 +55,10 @@ class PostgresSessions(PostgresConnection):
         self._run(go, "appending session messages failed")
 
     def session_messages(self, session_id: str, *, last: int | None = None) -> list[SessionMessageRow]:
-        sql = f"SELECT {', '.join(SESSION_MESSAGE_COLUMNS)} FROM session_messages WHERE session_id=%s ORDER BY seq"
-        params: list[Any] = [session_id]
-        if last is not None:
-            sql = f"SELECT * FROM ({sql} DESC LIMIT %s) s ORDER BY seq"
-            params.append(last)
-        return [decode_session_message(r) for r in self._all(sql, params)]
+        return [
+            decode_session_message(r)
+            for r in self._all(*sql.select_session_messages(POSTGRES, session_id, last))
+        ]
 
     def get_session(self, session_id: str) -> SessionRow | None:
         row = self._one(
@@ -96,22 +94,10 @@ class PostgresSessions(PostgresConnection):
         )
 
     def working_items(self, user_id: str, task_id: str | None = None) -> list[WorkingItemRow]:
-        sql = f"SELECT {', '.join(WORKING_COLUMNS)} FROM working_items WHERE user_id=%s"
-        params: list[Any] = [user_id]
-        if task_id is not None:
-            sql += " AND task_id=%s"
-            params.append(task_id)
-        rows = self._all(sql + " ORDER BY updated_at, task_id, key", params)
-        return [decode_working_item(r) for r in rows]
+        return [decode_working_item(r) for r in self._all(*sql.select_working(POSTGRES, user_id, task_id))]
 
     def delete_working(self, user_id: str, task_id: str, key: str | None = None) -> int:
-        if key is None:
-            return self._rowcount(
-                "DELETE FROM working_items WHERE user_id=%s AND task_id=%s", (user_id, task_id)
-            )
-        return self._rowcount(
-            "DELETE FROM working_items WHERE user_id=%s AND task_id=%s AND key=%s", (user_id, task_id, key)
-        )
+        return self._rowcount(*sql.delete_working(POSTGRES, user_id, task_id, key))
 
     def expire_working(self, now: datetime) -> int:
         """Deletes every working item (of every user) whose expiry has passed; how many went."""

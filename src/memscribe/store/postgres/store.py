@@ -12,8 +12,9 @@ from pathlib import Path
 
 import psycopg
 
-from memscribe.errors import EmbedderMismatch, MigrationError, StoreError
+from memscribe.errors import MigrationError, StoreError
 from memscribe.store.codec import now
+from memscribe.store.meta import EmbedderRecord
 from memscribe.store.postgres.connection import MIGRATION_LOCK, split_store_url, translate
 from memscribe.store.postgres.counters import PostgresCounters
 from memscribe.store.postgres.jobs import PostgresJobs
@@ -22,42 +23,21 @@ from memscribe.store.postgres.migrations import LATEST, MIGRATIONS
 from memscribe.store.postgres.search import PostgresSearch
 from memscribe.store.postgres.sessions import PostgresSessions
 from memscribe.store.postgres.vault import PostgresVault
+from memscribe.store.sql import USER_TABLES
 
 __all__ = ["PostgresStore", "split_store_url"]
 
-_TABLES = (
-    "schema_migrations",
-    "meta",
-    "memories",
-    "memory_vectors",
-    "memory_terms",
-    "versions",
-    "links",
-    "audit",
-    "counters",
-    "sessions",
-    "session_messages",
-    "working_items",
-    "jobs",
-    "vault",
-)
-# every table holding rows of one user, by its user_id column (forget_user empties them)
-_USER_TABLES = (
-    "memory_vectors",
-    "memory_terms",
-    "versions",
-    "links",
-    "audit",
-    "counters",
-    "session_messages",
-    "sessions",
-    "working_items",
-    "vault",
-)
+_TABLES = ("schema_migrations", "meta", "memories", "memory_vectors", "memory_terms", "jobs", *USER_TABLES)
 
 
 class PostgresStore(
-    PostgresMemories, PostgresSearch, PostgresJobs, PostgresSessions, PostgresVault, PostgresCounters
+    PostgresMemories,
+    PostgresSearch,
+    PostgresJobs,
+    PostgresSessions,
+    PostgresVault,
+    PostgresCounters,
+    EmbedderRecord,
 ):
     """Store contract over PostgreSQL + pgvector. Thread-safe; many processes may share one database."""
 
@@ -120,19 +100,8 @@ class PostgresStore(
             (key, value),
         )
 
-    def check_embedder(self, name: str, dim: int, *, allow_reset: bool = False) -> None:
-        have_name, have_dim = self.get_meta("embedder"), self.get_meta("embedder_dim")
-        if have_name is None or allow_reset:
-            with self.atomic():
-                self._ensure_dim(dim, reset=allow_reset)
-                self.set_meta("embedder", name)
-                self.set_meta("embedder_dim", str(dim))
-            return
-        if have_name != name or int(have_dim or 0) != dim:
-            raise EmbedderMismatch(
-                f"store was built with embedder {have_name} ({have_dim}-d) but {name} ({dim}-d) "
-                "is configured; mixing them silently ruins recall. Run `memscribe reindex` to re-embed."
-            )
+    def _record_dim(self, dim: int, *, reset: bool) -> None:
+        self._ensure_dim(dim, reset=reset)
 
     # ------------------------------------------------------------------ maintenance
     def checkpoint(self) -> None:
@@ -172,7 +141,7 @@ class PostgresStore(
         def go(conn: psycopg.Connection) -> int:
             self._lock_user(conn, user_id)
             n = conn.execute("DELETE FROM memories WHERE user_id=%s", (user_id,)).rowcount
-            for table in _USER_TABLES:
+            for table in ("memory_vectors", "memory_terms", *USER_TABLES):
                 conn.execute(f"DELETE FROM {table} WHERE user_id=%s", (user_id,))
             conn.execute("DELETE FROM jobs WHERE payload->>'user_id' = %s", (user_id,))
             return n

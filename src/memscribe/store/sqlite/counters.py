@@ -5,13 +5,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from memscribe.models import AuditEvent
+from memscribe.store import sql
 from memscribe.store.codec import AUDIT_COLUMNS, decode_audit, encode_audit
+from memscribe.store.sql import SQLITE
 from memscribe.store.sqlite.connection import SQLiteConnection
 
 __all__ = ["SQLiteCounters"]
 
-_INSERT = f"INSERT INTO audit ({', '.join(AUDIT_COLUMNS)}) VALUES ({','.join('?' * len(AUDIT_COLUMNS))})"
-_SELECT = f"SELECT id, {', '.join(AUDIT_COLUMNS)} FROM audit"
+_INSERT = sql.insert(SQLITE, "audit", AUDIT_COLUMNS)
 
 
 class SQLiteCounters(SQLiteConnection):
@@ -21,13 +22,10 @@ class SQLiteCounters(SQLiteConnection):
             self._exec_many(_INSERT, rows)
 
     def audit_for(self, *, memory_id: str | None = None, user_id: str | None = None) -> list[AuditEvent]:
-        if memory_id is not None:
-            rows = self._exec(f"{_SELECT} WHERE memory_id=? ORDER BY id", (memory_id,))
-        elif user_id is not None:
-            rows = self._exec(f"{_SELECT} WHERE user_id=? ORDER BY id", (user_id,))
-        else:
-            rows = self._exec(f"{_SELECT} ORDER BY id")
-        return [decode_audit(r) for r in rows]
+        return [
+            decode_audit(r)
+            for r in self._exec(*sql.select_audit(SQLITE, memory_id=memory_id, user_id=user_id))
+        ]
 
     def bump_counter(self, user_id: str, name: str, n: int = 1) -> None:
         self._exec(

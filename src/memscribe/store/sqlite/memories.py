@@ -8,6 +8,7 @@ from datetime import datetime, timedelta
 import numpy as np
 
 from memscribe.models import MemoryRecord, Version
+from memscribe.store import sql
 from memscribe.store.codec import (
     MEMORY_SELECT,
     MEMORY_WRITE_COLUMNS,
@@ -19,14 +20,12 @@ from memscribe.store.codec import (
     now,
     scope_token,
 )
+from memscribe.store.sql import SQLITE
 from memscribe.store.sqlite.connection import SQLiteConnection
 
 __all__ = ["SQLiteMemories"]
 
-_INSERT = (
-    f"INSERT INTO memories ({', '.join(MEMORY_WRITE_COLUMNS)}) "
-    f"VALUES ({','.join('?' * len(MEMORY_WRITE_COLUMNS))})"
-)
+_INSERT = sql.insert(SQLITE, "memories", MEMORY_WRITE_COLUMNS)
 _UPDATE = f"UPDATE memories SET {', '.join(c + '=?' for c in MEMORY_WRITE_COLUMNS)} WHERE pk=?"
 _CHUNK = 500  # ids bound per statement (SQLite's variable limit is far above; plans stay small)
 
@@ -110,56 +109,29 @@ class SQLiteMemories(SQLiteConnection):
         limit: int | None = None,
         offset: int = 0,
     ) -> list[MemoryRecord]:
-        where, params = ["user_id=?"], [user_id]
-        if statuses:
-            where.append(f"status IN ({_marks(len(statuses))})")
-            params.extend(statuses)
-        if kind:
-            where.append("kind=?")
-            params.append(kind)
-        if layer:
-            where.append("layer=?")
-            params.append(layer)
-        sql = f"SELECT {MEMORY_SELECT} FROM memories WHERE {' AND '.join(where)} ORDER BY pk"
-        if limit is not None:
-            sql += " LIMIT ? OFFSET ?"
-            params.extend([limit, offset])
-        return decode_memories(self._exec(sql, params))
+        q = sql.select_memories(
+            SQLITE, user_id, statuses=statuses, kind=kind, layer=layer, limit=limit, offset=offset
+        )
+        return decode_memories(self._exec(*q))
 
     def memories_in_slot(
         self, user_id: str, subject: str, slot: str, *, statuses: Sequence[str] | None = ("active",)
     ) -> list[MemoryRecord]:
         """The user's memories whose structured subject and slot are exactly these, in write order."""
-        sql = f"SELECT {MEMORY_SELECT} FROM memories WHERE user_id=? AND subject_key=? AND slot_key=?"
-        params = [user_id, subject, slot]
-        if statuses:
-            sql += f" AND status IN ({_marks(len(statuses))})"
-            params.extend(statuses)
-        return decode_memories(self._exec(sql + " ORDER BY pk", params))
+        return decode_memories(
+            self._exec(*sql.select_memories(SQLITE, user_id, statuses=statuses, slot=(subject, slot)))
+        )
 
     def count_memories(self, user_id: str | None = None) -> dict[str, int]:
-        if user_id is None:
-            rows = self._exec("SELECT status, count(*) FROM memories GROUP BY status")
-        else:
-            rows = self._exec(
-                "SELECT status, count(*) FROM memories WHERE user_id=? GROUP BY status", (user_id,)
-            )
-        return {r[0]: r[1] for r in rows}
+        return dict(self._exec(*sql.count_by(SQLITE, "status", user_id)))
 
     def memory_facets(self, user_id: str | None = None, *, days: int = 30) -> dict[str, dict[str, int]]:
-        scope, args = ("WHERE user_id=?", (user_id,)) if user_id is not None else ("", ())
-        out: dict[str, dict[str, int]] = {}
-        for facet in ("status", "layer", "kind"):
-            rows = self._read(f"SELECT {facet}, count(*) FROM memories {scope} GROUP BY {facet}", args)
-            out[facet] = {r[0]: r[1] for r in rows}
+        out = {
+            facet: dict(self._read(*sql.count_by(SQLITE, facet, user_id)))
+            for facet in ("status", "layer", "kind")
+        }
         since = (now() - timedelta(days=days)).isoformat()
-        rows = self._read(
-            "SELECT substr(created_at, 1, 10), count(*) FROM versions WHERE version = 1 AND created_at >= ? "
-            + ("AND user_id = ? " if user_id is not None else "")
-            + "GROUP BY 1",
-            (since, *args),
-        )
-        out["daily_new"] = {r[0]: r[1] for r in rows}
+        out["daily_new"] = dict(self._read(*sql.daily_new(SQLITE, user_id, since)))
         return out
 
     def versions(self, memory_id: str) -> list[Version]:

@@ -7,10 +7,9 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from memscribe.store import sql
 from memscribe.store.codec import (
     SESSION_COLUMNS,
-    SESSION_MESSAGE_COLUMNS,
-    WORKING_COLUMNS,
     decode_session,
     decode_session_message,
     decode_working_item,
@@ -20,6 +19,7 @@ from memscribe.store.codec import (
     now,
 )
 from memscribe.store.rows import SessionMessageRow, SessionRow, WorkingItemRow
+from memscribe.store.sql import SQLITE
 from memscribe.store.sqlite.connection import SQLiteConnection
 
 __all__ = ["SQLiteSessions"]
@@ -50,12 +50,10 @@ class SQLiteSessions(SQLiteConnection):
             )
 
     def session_messages(self, session_id: str, *, last: int | None = None) -> list[SessionMessageRow]:
-        sql = f"SELECT {', '.join(SESSION_MESSAGE_COLUMNS)} FROM session_messages WHERE session_id=? ORDER BY seq"
-        params: list[Any] = [session_id]
-        if last is not None:
-            sql = f"SELECT * FROM ({sql} DESC LIMIT ?) ORDER BY seq"
-            params.append(last)
-        return [decode_session_message(r) for r in self._exec(sql, params)]
+        return [
+            decode_session_message(r)
+            for r in self._exec(*sql.select_session_messages(SQLITE, session_id, last))
+        ]
 
     def get_session(self, session_id: str) -> SessionRow | None:
         rows = self._exec(
@@ -91,22 +89,10 @@ class SQLiteSessions(SQLiteConnection):
         )
 
     def working_items(self, user_id: str, task_id: str | None = None) -> list[WorkingItemRow]:
-        sql = f"SELECT {', '.join(WORKING_COLUMNS)} FROM working_items WHERE user_id=?"
-        params: list[Any] = [user_id]
-        if task_id is not None:
-            sql += " AND task_id=?"
-            params.append(task_id)
-        rows = self._exec(sql + " ORDER BY updated_at, task_id, key", params)
-        return [decode_working_item(r) for r in rows]
+        return [decode_working_item(r) for r in self._exec(*sql.select_working(SQLITE, user_id, task_id))]
 
     def delete_working(self, user_id: str, task_id: str, key: str | None = None) -> int:
-        if key is None:
-            return self._changed(
-                "DELETE FROM working_items WHERE user_id=? AND task_id=?", (user_id, task_id)
-            )
-        return self._changed(
-            "DELETE FROM working_items WHERE user_id=? AND task_id=? AND key=?", (user_id, task_id, key)
-        )
+        return self._changed(*sql.delete_working(SQLITE, user_id, task_id, key))
 
     def expire_working(self, now: datetime) -> int:
         """Deletes every working item (of every user) whose expiry has passed; how many went."""

@@ -12,8 +12,10 @@ from pathlib import Path
 
 import apsw
 
-from memscribe.errors import EmbedderMismatch, MigrationError, StoreError
+from memscribe.errors import MigrationError, StoreError
 from memscribe.store.codec import now
+from memscribe.store.meta import EmbedderRecord
+from memscribe.store.sql import USER_TABLES
 from memscribe.store.sqlite.counters import SQLiteCounters
 from memscribe.store.sqlite.jobs import SQLiteJobs
 from memscribe.store.sqlite.memories import SQLiteMemories
@@ -25,20 +27,10 @@ from memscribe.store.sqlite.vector_cache import VectorCache
 
 __all__ = ["SQLiteStore"]
 
-# every table holding rows of one user, by its user_id column (forget_user empties them)
-_USER_TABLES = (
-    "versions",
-    "links",
-    "audit",
-    "counters",
-    "session_messages",
-    "sessions",
-    "working_items",
-    "vault",
-)
 
-
-class SQLiteStore(SQLiteMemories, SQLiteSearch, SQLiteJobs, SQLiteSessions, SQLiteVault, SQLiteCounters):
+class SQLiteStore(
+    SQLiteMemories, SQLiteSearch, SQLiteJobs, SQLiteSessions, SQLiteVault, SQLiteCounters, EmbedderRecord
+):
     """Store contract over SQLite. Thread-safe: one connection guarded by a re-entrant lock."""
 
     def __init__(self, path: str | Path) -> None:
@@ -86,18 +78,8 @@ class SQLiteStore(SQLiteMemories, SQLiteSearch, SQLiteJobs, SQLiteSessions, SQLi
             "INSERT INTO meta VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value", (key, value)
         )
 
-    def check_embedder(self, name: str, dim: int, *, allow_reset: bool = False) -> None:
-        have_name, have_dim = self.get_meta("embedder"), self.get_meta("embedder_dim")
-        if have_name is None or allow_reset:
-            with self.atomic():
-                self.set_meta("embedder", name)
-                self.set_meta("embedder_dim", str(dim))
-            return
-        if have_name != name or int(have_dim or 0) != dim:
-            raise EmbedderMismatch(
-                f"store {self.path} was built with embedder {have_name} ({have_dim}-d) but {name} ({dim}-d) "
-                "is configured; mixing them silently ruins recall. Run `memscribe reindex` to re-embed."
-            )
+    def _describe(self) -> str:
+        return f"store {self.path}"
 
     # ------------------------------------------------------------------ maintenance
     def checkpoint(self) -> None:
@@ -137,7 +119,7 @@ class SQLiteStore(SQLiteMemories, SQLiteSearch, SQLiteJobs, SQLiteSessions, SQLi
             self._exec("DELETE FROM memory_vectors WHERE user_id=?", (user_id,))
             self._vectors.drop(user_id)
             self._exec("DELETE FROM memories WHERE user_id=?", (user_id,))
-            for table in _USER_TABLES:
+            for table in USER_TABLES:
                 self._exec(f"DELETE FROM {table} WHERE user_id=?", (user_id,))
             self._exec("DELETE FROM jobs WHERE json_extract(payload, '$.user_id') = ?", (user_id,))
         self._exec("INSERT INTO memories_fts (memories_fts) VALUES ('optimize')")
