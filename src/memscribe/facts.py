@@ -117,6 +117,22 @@ _PROVENANCE_KEYS = frozenset(Provenance.model_fields)
 _RECORD_KEYS = frozenset({"kind"})
 
 
+_UNTYPED = object()
+_BOOL_KEYS = frozenset({"negated", "inferred", "confirmed"})
+
+
+def _as_fact(key: str, value: Any) -> Any:
+    if key in _LIST_KEYS:
+        if isinstance(value, list | tuple) and all(isinstance(v, str) for v in value):
+            return tuple(value)
+        return _UNTYPED
+    if key in _BOOL_KEYS:
+        if value is None and key != "negated":
+            return None
+        return bool(value) if isinstance(value, bool) else _UNTYPED
+    return value if value is None or isinstance(value, str) else _UNTYPED
+
+
 def split_structured(view: dict[str, Any] | None) -> tuple[Facts, RecordState, Provenance]:
     """The typed models of a ``structured`` view (the inverse of :func:`structured_view`)."""
     facts: dict[str, Any] = {}
@@ -127,13 +143,11 @@ def split_structured(view: dict[str, Any] | None) -> tuple[Facts, RecordState, P
         if key in _RECORD_KEYS:
             continue
         if key in _FACT_KEYS:
-            if key in _LIST_KEYS:
-                value = tuple(str(v) for v in value or ())
-            elif key == "negated":
-                value = bool(value)
-            elif key == "value" and value is not None and not isinstance(value, str):
-                value = str(value)
-            facts[key] = value
+            typed = _as_fact(key, value)
+            if typed is _UNTYPED:
+                extra[key] = value  # a value of another type (an operator's edit): kept as given
+            else:
+                facts[key] = typed
         elif key in _STATE_KEYS:
             state[_STATE_KEYS[key]] = value
         elif key in _PROVENANCE_KEYS:

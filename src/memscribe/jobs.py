@@ -61,7 +61,7 @@ class RunReport(BaseModel):
 
 
 def _field(job: Any, name: str) -> Any:
-    return job[name] if isinstance(job, Mapping) else getattr(job, name)
+    return getattr(job, name)
 
 
 def _describe(exc: BaseException) -> str:

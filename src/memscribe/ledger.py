@@ -207,7 +207,7 @@ class Ledger:
             if not versions:
                 self._store.add_version(rec, reason="imported", actor="import", at=self._clock())
             if secrets:
-                have = {row["label"] for row in self._store.secrets_for(rec.id)}
+                have = {row.label for row in self._store.secrets_for(rec.id)}
                 for s in secrets:
                     if s.label not in have:
                         self._store.put_secret(rec.user_id, rec.id, s.label, s.kind, s.blob, s.key_id)

@@ -129,8 +129,7 @@ class Memory:
         self._tenant_bucket = TokenBucket(lim.tenant_rate, lim.tenant_burst) if lim.tenant_rate else None
         self._user_counts: dict[str, tuple[float, int]] = {}  # user -> (monotonic time, memory count)
         self.metrics = Metrics(self._metrics_snapshot)
-        if hasattr(self.store, "requeue_running"):
-            self.store.requeue_running()  # jobs of a process that died resume here
+        self.store.requeue_running()  # jobs of a process that died resume here
 
     # ------------------------------------------------------------------ plumbing
     def _vault(self):  # type: ignore[no-untyped-def]
@@ -142,7 +141,7 @@ class Memory:
             if not self.settings.vault_key and pending.exists():
                 # a rotation was interrupted: keep whichever key the stored rows were sealed with
                 candidate = Vault(load_or_create_key(home, pending.read_text().strip()))
-                used = {r["key_id"] for r in self.store.all_secrets()}
+                used = {r.key_id for r in self.store.all_secrets()}
                 if candidate.key_id in used:
                     os.replace(pending, home / "vault.key")
                 else:
@@ -329,7 +328,7 @@ class Memory:
     def _run_deferred(self, job: Mapping[str, Any]) -> None:
         import base64
 
-        payload = job["payload"]
+        payload = job.payload
         user_id = payload["user_id"]
         body = json.loads(
             self._vault().decrypt(base64.b64decode(payload["sealed"]), aad=f"deferred:{user_id}")
@@ -396,7 +395,7 @@ class Memory:
         f = validate_filters(filters)
         recent = None
         if session_id:
-            recent = [r["content"] for r in self.store.session_messages(session_id, last=6)]
+            recent = [r.content for r in self.store.session_messages(session_id, last=6)]
         rq = rewrite_query(query, now=now, recent_turns=recent)
         statuses = ("active",)
         if deep:
@@ -705,7 +704,7 @@ class Memory:
         rec = self._get(memory_id)
         vault = self._vault()
         return {
-            s["label"]: vault.decrypt(s["ciphertext"], aad=f"{rec.user_id}:{rec.id}")
+            s.label: vault.decrypt(s.ciphertext, aad=f"{rec.user_id}:{rec.id}")
             for s in self.store.secrets_for(memory_id)
         }
 
@@ -737,9 +736,9 @@ class Memory:
         rows = self.store.all_secrets()
         aads = {}
         for r in rows:
-            rec = self.store.get_memory(r["memory_id"])
-            aads[r["id"]] = f"{rec.user_id}:{rec.id}" if rec is not None else ""
-        blobs = old.rotate([(r["ciphertext"], aads[r["id"]]) for r in rows], new)
+            rec = self.store.get_memory(r.memory_id)
+            aads[r.id] = f"{rec.user_id}:{rec.id}" if rec is not None else ""
+        blobs = old.rotate([(r.ciphertext, aads[r.id]) for r in rows], new)
         encoded = base64.urlsafe_b64encode(new_key).decode()
         path = Path(self.settings.home) / KEY_FILE
         pending = path.with_name(KEY_FILE + ".next")
@@ -753,7 +752,7 @@ class Memory:
                 os.fsync(fh.fileno())
         with self.store.atomic():
             for r, blob in zip(rows, blobs, strict=True):
-                self.store.replace_secret(r["id"], blob, new.key_id)
+                self.store.replace_secret(r.id, blob, new.key_id)
         if not self.settings.vault_key:
             os.replace(pending, path)
         self._vault_obj = new
@@ -802,10 +801,10 @@ class Memory:
                 if secrets:
                     d["_vault"] = [
                         {
-                            "label": s["label"],
-                            "kind": s["kind"],
-                            "key_id": s["key_id"],
-                            "ciphertext": base64.b64encode(s["ciphertext"]).decode("ascii"),
+                            "label": s.label,
+                            "kind": s.kind,
+                            "key_id": s.key_id,
+                            "ciphertext": base64.b64encode(s.ciphertext).decode("ascii"),
                         }
                         for s in secrets
                     ]
@@ -930,6 +929,7 @@ class Memory:
             "daily_new": facets["daily_new"],
             "counters": self.store.counters(user_id),
             "queue_depth": self.store.pending_jobs(),
+            "jobs": self.store.job_counts(),  # by status: pending, running, failed (kept with their error)
             "pending_review": facets["status"].get(Status.pending_review.value, 0),
             "latency_ms": self.metrics.latency_summary(),
         }

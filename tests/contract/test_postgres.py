@@ -104,7 +104,7 @@ def test_job_queue_is_shared_by_workers_skip_locked(pg_schema):
 
     def drain(name, st):  # type: ignore[no-untyped-def]
         while jobs := st.claim_jobs(limit=3, now=now):
-            claimed[name] += [j["id"] for j in jobs]
+            claimed[name] += [j.id for j in jobs]
 
     threads = [threading.Thread(target=drain, args=(n, st)) for n, st in (("a", a), ("b", b))]
     for t in threads:
@@ -114,12 +114,63 @@ def test_job_queue_is_shared_by_workers_skip_locked(pg_schema):
     assert sorted(claimed["a"] + claimed["b"]) == ids
     assert claimed["a"] and claimed["b"]
     assert a.requeue_running() == 0  # both owners are alive: nothing is taken from them
-    b.close()  # b "dies" with its jobs running
+    poison = claimed["b"][0]
+    b.fail_job(poison, "unreadable sealed payload", retry_at=None)  # out of retries before b dies
+    b.close()  # b "dies" with its other jobs running
     c = _open(pg_schema)
-    assert c.requeue_running() == len(claimed["b"])
-    assert sorted(j["id"] for j in c.claim_jobs(limit=100, now=now)) == sorted(claimed["b"])
+    assert c.requeue_running() == len(claimed["b"]) - 1
+    assert sorted(j.id for j in c.claim_jobs(limit=100, now=now)) == sorted(claimed["b"][1:])
+    assert [(j.id, j.status, j.error) for j in c.failed_jobs(10)] == [
+        (poison, "failed", "unreadable sealed payload")
+    ]
+    assert c.job_counts() == {"pending": 0, "running": len(ids) - 1, "failed": 1}
     a.close()
     c.close()
+
+
+def test_migration_2_backfills_slot_keys_on_a_version_1_store(pg_schema):
+    """A store at schema version 1 (no slot keys) gains them on open, taken from each record's
+    structured JSON, and keeps every row."""
+    import psycopg
+
+    from memscribe.store.postgres.migrations import LATEST
+
+    s = _open(pg_schema)
+    recs = [
+        make_record("home", text="lives in Denver", structured={"subject": "the user", "slot": "residence"}),
+        make_record("zh", structured={"subject": "用户", "slot": "居住地"}),
+        make_record("noslot", structured={"subject": "用户"}),
+        make_record("odd", structured={"subject": ["x"], "slot": 3}),
+    ]
+    for i, rec in enumerate(recs):
+        with s.atomic():
+            s.put_memory(rec, vector=unit_vector(i), keyword_text=rec.text)
+            s.add_version(rec, reason="add", actor="test", at=T0)
+    s.close()
+    cols = "pk, id, user_id, status, text, structured::text, time_start_ts, created_ts, version"
+    with psycopg.connect(DSN, autocommit=True, options=f"-c search_path={pg_schema}") as conn:
+        conn.execute("DROP INDEX memories_slot")
+        conn.execute("ALTER TABLE memories DROP COLUMN subject_key, DROP COLUMN slot_key")
+        conn.execute("DELETE FROM schema_migrations WHERE version >= 2")
+        before = conn.execute(f"SELECT {cols} FROM memories ORDER BY pk").fetchall()
+        versions = conn.execute("SELECT count(*) FROM versions").fetchone()
+    s = _open(pg_schema)
+    assert s.schema_version() == LATEST
+    assert [r.id for r in s.memories_in_slot("u1", "the user", "residence")] == ["home"]
+    assert [r.id for r in s.memories_in_slot("u1", "用户", "居住地")] == ["zh"]
+    assert s.all_secrets() == [] and len(s.versions("home")) == 1
+    assert s.keyword_search("u1", ["denver"], k=3)[0][0] == "home"
+    assert s.get_memory("home").model_dump() == recs[0].model_dump()
+    got = s._all(f"SELECT {cols} FROM memories ORDER BY pk")
+    assert got == before and s._one("SELECT count(*) FROM versions") == versions
+    keys = s._all("SELECT id, subject_key, slot_key FROM memories ORDER BY pk")
+    assert keys == [
+        ("home", "the user", "residence"),
+        ("zh", "用户", "居住地"),
+        ("noslot", "用户", None),
+        ("odd", None, None),
+    ]
+    s.close()
 
 
 def test_schema_version_recorded_and_newer_refused(pg_schema):

@@ -53,6 +53,26 @@ def test_reopen_keeps_data_and_schema_version(tmp_path):
     s2.close()
 
 
+def test_a_restart_requeues_running_jobs_but_never_failed_ones(tmp_path):
+    from datetime import timedelta
+
+    from memscribe.testing.store_contract import T0
+
+    s = SQLiteStore(tmp_path / "m.db")
+    ok = s.enqueue("verify", {"memory_id": "m1", "user_id": "u1"})
+    poison = s.enqueue("deferred_add", {"user_id": "u1", "sealed": "%%%"})
+    assert [j.attempts for j in s.claim_jobs(limit=5, now=T0)] == [1, 1]
+    s.fail_job(poison, "binascii.Error: Incorrect padding", retry_at=None)
+    s.close()  # the process dies with `ok` running
+    again = SQLiteStore(tmp_path / "m.db")
+    assert again.requeue_running() == 1
+    [job] = again.claim_jobs(limit=5, now=T0 + timedelta(days=1))
+    assert (job.id, job.attempts) == (ok, 2)
+    assert [(j.id, j.error) for j in again.failed_jobs()] == [(poison, "binascii.Error: Incorrect padding")]
+    assert again.job_counts() == {"pending": 0, "running": 1, "failed": 1}
+    again.close()
+
+
 def test_newer_schema_is_refused(tmp_path):
     from memscribe.errors import MigrationError
 

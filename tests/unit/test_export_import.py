@@ -86,7 +86,8 @@ def _state(mem: Memory) -> dict:
         for r in recs:
             out["versions"][r.id] = [v.model_dump(mode="json") for v in store.versions(r.id)]
             out["vault"][r.id] = [
-                {k: s[k] for k in ("label", "kind", "ciphertext", "key_id")} for s in store.secrets_for(r.id)
+                {k: getattr(s, k) for k in ("label", "kind", "ciphertext", "key_id")}
+                for s in store.secrets_for(r.id)
             ]
         out["audit"][u] = [e.model_dump(mode="json", exclude={"id"}) for e in store.audit_for(user_id=u)]
     out["links"] = sorted(store._exec("SELECT src, dst, type, user_id FROM links"))

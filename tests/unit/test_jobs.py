@@ -53,7 +53,7 @@ def check_poison_job(mem: Memory, reopen) -> None:  # type: ignore[no-untyped-de
     assert report.done >= 1
     assert any("Lisbon" in r.text for r in mem.list(user_id="u1"))  # the normal job behind them ran
     stats = mem.stats(user_id="u1")
-    assert stats["counters"].get("jobs_failed") == 2
+    assert stats["counters"].get("jobs_failed") == 2 and stats["jobs"]["failed"] == 2
     failed = [e for e in _audit(mem, "u1") if e.stage == "jobs" and e.action == "failed"]
     assert len(failed) == 2 and all("deferred_add job" in e.reason for e in failed)
     mem.close()

@@ -61,7 +61,7 @@ def test_working_memory_ttl_reset_and_context(mem):
     w.set("draft", "short lived", kind="result", ttl_hours=1, now=now - timedelta(hours=2))
     assert w.get("format") == "use markdown tables"
     assert w.get("draft") is None  # expired
-    assert {i["key"] for i in w.items()} == {"format", "todo"}
+    assert {i.key for i in w.items()} == {"format", "todo"}
     mem.add("I'm planning a trip to Lisbon in June.", user_id="u1", session_id="sx")
     ctx = mem.context("what should I do for the trip?", user_id="u1", session_id="sx", budget_tokens=400)
     assert "use markdown tables" in ctx.text

@@ -67,9 +67,7 @@ def migrate(store: str | None = StoreOpt, home: Path | None = HomeOpt) -> None:
     except MemscribeError as exc:
         raise _fail(exc) from exc
     try:
-        version = st.schema_version() if hasattr(st, "schema_version") else None
-        if version is None:
-            version = st._exec("SELECT max(version) FROM schema_migrations")[0][0]  # type: ignore[attr-defined]
+        version = st.schema_version()
     finally:
         st.close()
     where = _redact(settings.store) if _is_pg(settings.store) else str(settings.db_path)

@@ -44,8 +44,8 @@ def run_demo(console: Console, home: Path | None = None) -> None:
             by_msg.setdefault(it.message_id, it)
         sent = mem.store.session_messages(step["session"])[-len(msgs) :]
         for m, row in zip(msgs, sent, strict=True):
-            it = by_msg.get(row["message_id"])
-            shown = escape(row["content"] if m["role"] == "user" else f"({m['role']}) {row['content']}")
+            it = by_msg.get(row.message_id)
+            shown = escape(row.content if m["role"] == "user" else f"({m['role']}) {row.content}")
             if it is None:
                 table.add_row(
                     shown, "[dim]context[/dim]", "", "attached to a neighbouring memory or assistant turn"

@@ -4,13 +4,13 @@ numbers, decisions, negations and open questions (rule-based offline). Persisted
 from __future__ import annotations
 
 import re
-from typing import Any
+from collections.abc import Sequence
 
 from memscribe.config import Settings
 from memscribe.lang import lexicon as lx
 from memscribe.lang.clauses import split_sentences
 from memscribe.lang.text import detect_lang
-from memscribe.store.base import Store
+from memscribe.store.base import SessionMessageRow, Store
 
 __all__ = ["SessionMemory", "summarize_turns"]
 
@@ -38,13 +38,13 @@ def _keep(sentence: str) -> bool:
     )
 
 
-def summarize_turns(turns: list[dict[str, Any]]) -> list[str]:
+def summarize_turns(turns: Sequence[SessionMessageRow]) -> list[str]:
     """One line per kept sentence: '- speaker: sentence'. Chit-chat goes; facts, numbers, ids, decisions,
     negations and open questions stay verbatim (a summary must never flip a 不要 into a 要)."""
     lines: list[str] = []
     for t in turns:
-        who = t.get("name") or t.get("role") or "user"
-        for s in split_sentences(t["content"]):
+        who = t.name or t.role or "user"
+        for s in split_sentences(t.content):
             if s.reaction:
                 continue
             if _keep(s.text):
@@ -58,11 +58,11 @@ class SessionMemory:
         self.store, self.session_id, self.user_id = store, session_id, user_id
         self.window = settings.recall.recent_turns
 
-    def recent(self) -> list[dict[str, Any]]:
+    def recent(self) -> list[SessionMessageRow]:
         return self.store.session_messages(self.session_id, last=self.window)
 
     def render_recent(self) -> str:
-        return "\n".join(f"{t.get('name') or t['role']}: {t['content']}" for t in self.recent())
+        return "\n".join(f"{t.name or t.role}: {t.content}" for t in self.recent())
 
     def summary(self) -> str:
         """The rolling summary of every turn older than the window, brought up to date lazily."""
@@ -71,13 +71,13 @@ class SessionMemory:
             return ""
         recent = self.recent()
         if not recent:
-            return state["summary"]
-        boundary = recent[0]["seq"]  # everything before the window belongs in the summary
-        upto = state["summarized_upto"]
+            return state.summary
+        boundary = recent[0].seq  # everything before the window belongs in the summary
+        upto = state.summarized_upto
         if boundary - 1 <= upto:
-            return state["summary"]
-        older = [t for t in self.store.session_messages(self.session_id) if upto < t["seq"] < boundary]
-        lines = [ln for ln in state["summary"].splitlines() if ln.strip()] + summarize_turns(older)
+            return state.summary
+        older = [t for t in self.store.session_messages(self.session_id) if upto < t.seq < boundary]
+        lines = [ln for ln in state.summary.splitlines() if ln.strip()] + summarize_turns(older)
         if len(lines) > _MAX_LINES:
             # keep negations / ids / numbers first when trimming the oldest lines
             must = [
@@ -88,7 +88,5 @@ class SessionMemory:
             rest = [ln for ln in lines if ln not in must]
             lines = (must + rest[-max(0, _MAX_LINES - len(must)) :])[-_MAX_LINES * 2 :]
         summary = "\n".join(lines)
-        self.store.put_session(
-            self.session_id, state["user_id"], summary=summary, summarized_upto=boundary - 1
-        )
+        self.store.put_session(self.session_id, state.user_id, summary=summary, summarized_upto=boundary - 1)
         return summary

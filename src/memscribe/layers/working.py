@@ -9,7 +9,7 @@ from typing import Any, Literal
 
 from memscribe.config import Settings
 from memscribe.errors import InputError
-from memscribe.store.base import Store
+from memscribe.store.base import Store, WorkingItemRow
 
 __all__ = ["WorkingMemory"]
 
@@ -46,20 +46,19 @@ class WorkingMemory:
         expire = (now or _now()) + timedelta(hours=ttl)
         self.store.put_working(self.user_id, self._task(), key, value, kind=kind, expire_at=expire)
 
-    def items(self, *, now: datetime | None = None) -> list[dict[str, Any]]:
+    def items(self, *, now: datetime | None = None) -> list[WorkingItemRow]:
         now = now or _now()
         out = []
         for it in self.store.working_items(self.user_id, self.task_id):
-            exp = it["expire_at"]
-            if exp is not None and datetime.fromisoformat(exp) <= now:
+            if it.expire_at is not None and it.expire_at <= now:
                 continue
             out.append(it)
         return out
 
     def get(self, key: str, default: Any = None, *, now: datetime | None = None) -> Any:
         for it in self.items(now=now):
-            if it["key"] == key:
-                return it["value"]
+            if it.key == key:
+                return it.value
         return default
 
     def delete(self, key: str) -> bool:
@@ -77,7 +76,7 @@ class WorkingMemory:
     def render(self, *, now: datetime | None = None) -> str:
         lines = []
         for it in self.items(now=now):
-            v = it["value"]
+            v = it.value
             shown = v if isinstance(v, str) else json.dumps(v, ensure_ascii=False)
-            lines.append(f"- [{it['task_id']} · {it['kind']}] {it['key']}: {shown}")
+            lines.append(f"- [{it.task_id} · {it.kind}] {it.key}: {shown}")
         return "\n".join(lines)

@@ -382,17 +382,16 @@ def _growth(recs: Iterable[MemoryRecord], now: datetime) -> int:
 def _expire_working(
     store: Store, users: Sequence[str], now: datetime, *, dry_run: bool, all_users: bool
 ) -> int:
-    if not dry_run and all_users and hasattr(store, "expire_working"):
-        return int(store.expire_working(now))
+    if not dry_run and all_users:
+        return store.expire_working(now)
     n = 0
     for u in users:
         for it in store.working_items(u):
-            exp = it.get("expire_at")
-            if exp is None or datetime.fromisoformat(str(exp)) > now:
+            if it.expire_at is None or it.expire_at > now:
                 continue
             n += 1
             if not dry_run:
-                store.delete_working(u, it["task_id"], it["key"])
+                store.delete_working(u, it.task_id, it.key)
     return n
 
 

@@ -116,7 +116,7 @@ class _SessionFingerprints:
 
 
 def _content(row: Any) -> str:
-    return row["content"] if isinstance(row, dict) else row.content
+    return row.content
 
 
 class WritePipeline:

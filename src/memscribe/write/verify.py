@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import Any
 
 from memscribe.config import Settings
 from memscribe.decisions import VerifyResult
@@ -16,6 +15,7 @@ from memscribe.models import AuditEvent, MemoryRecord, Status
 from memscribe.providers.embedders import Embedder
 from memscribe.read.recall import hybrid_recall
 from memscribe.store.base import Store
+from memscribe.store.rows import JobRow
 
 __all__ = ["VerifyJob", "verify_memory"]
 
@@ -72,8 +72,8 @@ class VerifyJob:
         self._ledger = ledger
         self._clock = clock
 
-    def __call__(self, job: Any) -> None:
-        payload = job.payload if hasattr(job, "payload") else job["payload"]
+    def __call__(self, job: JobRow) -> None:
+        payload = job.payload
         rec = self._store.get_memory(payload["memory_id"])
         if rec is None or rec.status != Status.active:
             return  # superseded or erased meanwhile: nothing to verify

@@ -17,7 +17,10 @@ from typing import Any
 import numpy as np
 
 from memscribe.errors import StoreError
-from memscribe.store.postgres.store import PostgresStore, _clean, _scope_token, _terms
+from memscribe.store.codec import scope_token as _scope_token
+from memscribe.store.postgres.connection import clean_text as _clean
+from memscribe.store.postgres.connection import keyword_terms as _terms
+from memscribe.store.postgres.store import PostgresStore
 from memscribe.store.sqlite.store import SQLiteStore
 
 __all__ = ["copy_sqlite_to_postgres"]
@@ -93,7 +96,7 @@ def copy_sqlite_to_postgres(
             "pk, id, user_id, agent_id, session_id, layer, kind, status, text, raw, structured, entities, links, "
             "sources, metadata, time_start, time_end, time_start_ts, time_end_ts, importance, timeliness, "
             "confidence, superseded_by, created_at, updated_at, created_ts, last_accessed_at, access_count, "
-            "expire_at, version",
+            "expire_at, version, subject_key, slot_key",
             (
                 (
                     r[0],
@@ -110,13 +113,14 @@ def copy_sqlite_to_postgres(
                     r[22],
                     _dt(r[21]),
                     *r[23:27],
+                    *(None if x is None else _clean(x) for x in r[27:29]),
                 )
                 for r in _rows(
                     src,
                     "SELECT pk, id, user_id, agent_id, session_id, layer, kind, status, text, raw, structured, "
                     "entities, links, sources, metadata, time_start, time_end, importance, timeliness, "
                     "confidence, superseded_by, created_at, updated_at, last_accessed_at, access_count, "
-                    "expire_at, version FROM memories WHERE pk > ? ORDER BY pk",
+                    "expire_at, version, subject_key, slot_key FROM memories WHERE pk > ? ORDER BY pk",
                 )
             ),
         )

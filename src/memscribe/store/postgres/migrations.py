@@ -3,7 +3,7 @@
 Each migration runs in one transaction together with the ``schema_migrations`` row that records it,
 under an advisory lock, so several processes opening a new store at once apply it exactly once.
 The vector column has no dimension here: it is fixed (``vector(dim)`` + HNSW index) when the first
-embedder is recorded, see ``PostgresStore._ensure_dim``.
+embedder is recorded, see ``PostgresMemories._ensure_dim``.
 """
 
 from __future__ import annotations
@@ -115,6 +115,21 @@ MIGRATIONS: list[tuple[int, str, str]] = [
         );
         CREATE INDEX vault_memory ON vault (memory_id);
         CREATE INDEX vault_user ON vault (user_id);
+        """,
+    ),
+    (
+        2,
+        "memory slot keys",
+        # the (subject, slot) identity of a fact, for merge to find the records holding a slot's value;
+        # existing rows take it from their structured JSON (string values only, as put_memory does)
+        """
+        ALTER TABLE memories ADD COLUMN subject_key TEXT, ADD COLUMN slot_key TEXT;
+        UPDATE memories SET
+            subject_key = CASE WHEN json_typeof(structured -> 'subject') = 'string'
+                               THEN structured ->> 'subject' END,
+            slot_key = CASE WHEN json_typeof(structured -> 'slot') = 'string' THEN structured ->> 'slot' END
+        WHERE json_typeof(structured -> 'subject') = 'string' OR json_typeof(structured -> 'slot') = 'string';
+        CREATE INDEX memories_slot ON memories (user_id, subject_key, slot_key);
         """,
     ),
 ]

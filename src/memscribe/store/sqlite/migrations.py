@@ -95,6 +95,23 @@ MIGRATIONS: list[tuple[int, str, str]] = [
         INSERT INTO meta VALUES ('vseq', '0');
         """,
     ),
+    (
+        2,
+        "memory slot keys",
+        # the (subject, slot) identity of a fact, for merge to find the records holding a slot's value;
+        # existing rows take it from their structured JSON (string values only, as put_memory does)
+        """
+        ALTER TABLE memories ADD COLUMN subject_key TEXT;
+        ALTER TABLE memories ADD COLUMN slot_key TEXT;
+        UPDATE memories SET
+            subject_key = CASE WHEN json_type(structured, '$.subject') = 'text'
+                               THEN json_extract(structured, '$.subject') END,
+            slot_key = CASE WHEN json_type(structured, '$.slot') = 'text'
+                            THEN json_extract(structured, '$.slot') END
+        WHERE json_type(structured, '$.subject') = 'text' OR json_type(structured, '$.slot') = 'text';
+        CREATE INDEX memories_slot ON memories (user_id, subject_key, slot_key);
+        """,
+    ),
 ]
 
 LATEST = MIGRATIONS[-1][0]

@@ -1,0 +1,212 @@
+"""Memories on PostgreSQL: the row with its vector, keyword entry and links; versions; reads and counts.
+
+The vector column has no dimension until the first embedder is recorded; ``_ensure_dim`` fixes it to
+``vector(dim)`` and builds the HNSW index once per store.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from datetime import datetime, timedelta
+
+import numpy as np
+import psycopg
+
+from memscribe.errors import EmbedderMismatch
+from memscribe.models import MemoryRecord, Version
+from memscribe.store import sql
+from memscribe.store.codec import (
+    MEMORY_SELECT,
+    MEMORY_WRITE_COLUMNS,
+    decode_memories,
+    decode_version,
+    encode_memory,
+    encode_version,
+    now,
+    scope_token,
+)
+from memscribe.store.postgres.connection import MIGRATION_LOCK, PostgresConnection, clean_text, keyword_terms
+from memscribe.store.sql import POSTGRES
+
+__all__ = ["PostgresMemories"]
+
+_UPSERT = (
+    f"INSERT INTO memories ({', '.join(MEMORY_WRITE_COLUMNS)}) VALUES ({', '.join(['%s'] * len(MEMORY_WRITE_COLUMNS))}) "
+    f"ON CONFLICT (id) DO UPDATE SET {', '.join(f'{c}=excluded.{c}' for c in MEMORY_WRITE_COLUMNS[1:])} "
+    "RETURNING pk, (xmax = 0)"
+)
+
+
+def _instant(dt: datetime | None) -> datetime | None:
+    return dt  # TIMESTAMPTZ columns take the datetime itself
+
+
+class PostgresMemories(PostgresConnection):
+    def _ensure_dim(self, dim: int, *, reset: bool = False) -> None:
+        """Fix the vector column to ``vector(dim)`` and build its HNSW index, once per store. A reset to
+        another dimension drops the old vectors (a reindex writes new ones)."""
+        if self._dim == dim:
+            return
+
+        def go(conn: psycopg.Connection) -> None:
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
+            row = conn.execute("SELECT value FROM meta WHERE key='vector_dim'").fetchone()
+            have = int(row[0]) if row else None
+            if have == dim:
+                return
+            if have is not None and not reset:
+                raise EmbedderMismatch(f"this store holds {have}-d vectors; got a {dim}-d vector")
+            conn.execute("DROP INDEX IF EXISTS memory_vectors_hnsw")
+            if have is not None:
+                conn.execute("DELETE FROM memory_vectors")
+            conn.execute(f"ALTER TABLE memory_vectors ALTER COLUMN embedding TYPE vector({int(dim)})")
+            conn.execute(
+                "CREATE INDEX memory_vectors_hnsw ON memory_vectors "
+                "USING hnsw (embedding vector_cosine_ops) WITH (m = 16, ef_construction = 64)"
+            )
+            conn.execute(
+                "INSERT INTO meta VALUES ('vector_dim', %s) ON CONFLICT (key) DO UPDATE SET value=excluded.value",
+                (str(dim),),
+            )
+
+        if getattr(self._local, "conn", None) is None:
+            with self.atomic():
+                self._run(go, "setting the vector dimension failed")
+            self._dim = dim
+        else:  # known for sure only once the enclosing transaction commits
+            self._run(go, "setting the vector dimension failed")
+            self._local.pending_dim = dim
+
+    def put_memory(
+        self, rec: MemoryRecord, *, vector: np.ndarray | None = None, keyword_text: str | None = None
+    ) -> None:
+        values = encode_memory(rec, instant=_instant, clean=clean_text)
+        vec = None if vector is None else np.asarray(vector, dtype=np.float32).reshape(-1)
+        scope = (rec.user_id, rec.status.value)
+        with self.atomic():
+            if vec is not None:
+                self._ensure_dim(int(vec.shape[0]))
+
+            def go(conn: psycopg.Connection) -> None:
+                self._lock_user(conn, rec.user_id)
+                pk, created = conn.execute(_UPSERT, values).fetchone()
+                if not created:  # the copies of user_id / status in the index tables follow the row
+                    for table, rewritten in (
+                        ("memory_vectors", vec is not None),
+                        ("memory_terms", keyword_text),
+                    ):
+                        if not rewritten:
+                            conn.execute(
+                                f"UPDATE {table} SET user_id=%s, status=%s WHERE pk=%s AND (user_id, status) <> (%s, %s)",
+                                (*scope, pk, *scope),
+                            )
+                if vec is not None:
+                    conn.execute(
+                        "INSERT INTO memory_vectors (pk, user_id, status, embedding) VALUES (%s, %s, %s, %s) "
+                        "ON CONFLICT (pk) DO UPDATE SET embedding=excluded.embedding, "
+                        "user_id=excluded.user_id, status=excluded.status",
+                        (pk, *scope, vec),
+                    )
+                if keyword_text is not None:
+                    terms = keyword_terms(keyword_text)
+                    conn.execute(
+                        "INSERT INTO memory_terms (pk, user_id, status, terms, tsv) VALUES "
+                        "(%s, %s, %s, %s, to_tsvector('memscribe_kw', %s) || %s::tsvector) "
+                        "ON CONFLICT (pk) DO UPDATE SET user_id=excluded.user_id, status=excluded.status, "
+                        "terms=excluded.terms, tsv=excluded.tsv",
+                        (pk, *scope, terms, terms, scope_token(rec.user_id)),
+                    )
+                if not created:
+                    conn.execute("DELETE FROM links WHERE src=%s", (rec.id,))
+                if rec.links:
+                    conn.cursor().executemany(
+                        "INSERT INTO links VALUES (%s, %s, %s, %s) ON CONFLICT DO NOTHING",
+                        [(rec.id, link.target, link.type, rec.user_id) for link in rec.links],
+                    )
+
+            self._run(go, "writing a memory failed")
+
+    def add_version(self, rec: MemoryRecord, *, reason: str, actor: str, at: datetime) -> None:
+        def go(conn: psycopg.Connection) -> None:
+            if getattr(self._local, "conn", None) is conn:
+                self._lock_user(conn, rec.user_id)
+            conn.execute(
+                "INSERT INTO versions VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT (memory_id, version) "
+                "DO UPDATE SET record=excluded.record, reason=excluded.reason, actor=excluded.actor, "
+                "created_at=excluded.created_at, user_id=excluded.user_id",
+                encode_version(rec, reason=reason, actor=actor, at=at, clean=clean_text),
+            )
+
+        self._run(go, "writing a version failed")
+
+    def get_memory(self, memory_id: str) -> MemoryRecord | None:
+        recs = decode_memories(self._all(f"SELECT {MEMORY_SELECT} FROM memories WHERE id=%s", (memory_id,)))
+        return recs[0] if recs else None
+
+    def get_memories(self, ids: Sequence[str]) -> dict[str, MemoryRecord]:
+        ids = list(dict.fromkeys(ids))
+        if not ids:
+            return {}
+        rows = self._all(f"SELECT {MEMORY_SELECT} FROM memories WHERE id = ANY(%s)", (ids,))
+        return {r.id: r for r in decode_memories(rows)}
+
+    def list_memories(
+        self,
+        user_id: str,
+        *,
+        statuses: Sequence[str] | None = ("active",),
+        kind: str | None = None,
+        layer: str | None = None,
+        limit: int | None = None,
+        offset: int = 0,
+    ) -> list[MemoryRecord]:
+        q = sql.select_memories(
+            POSTGRES, user_id, statuses=statuses, kind=kind, layer=layer, limit=limit, offset=offset
+        )
+        return decode_memories(self._all(*q))
+
+    def memories_in_slot(
+        self, user_id: str, subject: str, slot: str, *, statuses: Sequence[str] | None = ("active",)
+    ) -> list[MemoryRecord]:
+        """The user's memories whose structured subject and slot are exactly these, in write order."""
+        identity = (clean_text(subject), clean_text(slot))
+        return decode_memories(
+            self._all(*sql.select_memories(POSTGRES, user_id, statuses=statuses, slot=identity))
+        )
+
+    def count_memories(self, user_id: str | None = None) -> dict[str, int]:
+        return {r[0]: int(r[1]) for r in self._all(*sql.count_by(POSTGRES, "status", user_id))}
+
+    def memory_facets(self, user_id: str | None = None, *, days: int = 30) -> dict[str, dict[str, int]]:
+        out = {
+            facet: {r[0]: int(r[1]) for r in self._all(*sql.count_by(POSTGRES, facet, user_id))}
+            for facet in ("status", "layer", "kind")
+        }
+        since = (now() - timedelta(days=days)).isoformat()
+        out["daily_new"] = {r[0]: int(r[1]) for r in self._all(*sql.daily_new(POSTGRES, user_id, since))}
+        return out
+
+    def versions(self, memory_id: str) -> list[Version]:
+        rows = self._all(
+            "SELECT memory_id, version, record, reason, actor, created_at FROM versions "
+            "WHERE memory_id=%s ORDER BY version",
+            (memory_id,),
+        )
+        return [decode_version(r) for r in rows]
+
+    def get_vectors(self, ids: Sequence[str]) -> dict[str, np.ndarray]:
+        ids = list(dict.fromkeys(ids))
+        if not ids:
+            return {}
+        rows = self._all(
+            "SELECT m.id, v.embedding FROM memories m JOIN memory_vectors v ON v.pk = m.pk WHERE m.id = ANY(%s)",
+            (ids,),
+        )
+        return {
+            r[0]: np.asarray(r[1].to_numpy() if hasattr(r[1], "to_numpy") else r[1], dtype=np.float32)
+            for r in rows
+        }
+
+    def iter_users(self) -> Iterator[str]:
+        for r in self._all("SELECT DISTINCT user_id FROM memories ORDER BY user_id"):
+            yield r[0]
