@@ -22,11 +22,10 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from memscribe.errors import CorruptJob, LimitExceeded, RateLimited, VaultError
 from memscribe.lifecycle.ratelimit import KeyedBuckets, TokenBucket, admit
-from memscribe.models import Message
+from memscribe.models import Message, WriteItem, WriteReport
 
 if TYPE_CHECKING:
     from memscribe.config import Settings
-    from memscribe.models import WriteReport
     from memscribe.store.base import Store
     from memscribe.vault import Vault
 
@@ -50,6 +49,17 @@ class DeferredWrite(BaseModel):
     session_id: str | None = None
     at: datetime
     metadata: dict[str, Any] = {}
+
+    def report(self, job_id: int, delay_s: float) -> WriteReport:
+        """What ``add()`` answers for it: every message ``deferred``, with the job and the wait."""
+        reason = f"over the write rate: queued (job {job_id}), runs in {delay_s:.2f} s"
+        return WriteReport(
+            user_id=self.user_id,
+            items=[
+                WriteItem(message_id=m.id or f"job{job_id}:{i}", action="deferred", reasons=[reason])
+                for i, m in enumerate(self.messages)
+            ],
+        )
 
 
 def _aad(user_id: str) -> str:

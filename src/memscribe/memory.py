@@ -34,7 +34,6 @@ from memscribe.models import (
     Message,
     Status,
     Version,
-    WriteItem,
     WriteReport,
 )
 from memscribe.models import Link as RecordLink
@@ -217,14 +216,7 @@ class Memory:
             self._store.bump_counter(write.user_id, "writes_deferred", 1)
         self._ensure_worker()
         self._wake.set()
-        reason = f"over the write rate: queued (job {job}), runs in {delay:.2f} s"
-        return WriteReport(
-            user_id=write.user_id,
-            items=[
-                WriteItem(message_id=m.id or f"job{job}:{i}", action="deferred", reasons=[reason])
-                for i, m in enumerate(write.messages)
-            ],
-        )
+        return write.report(job, delay)
 
     def _run_deferred(self, job: Mapping[str, Any]) -> None:
         write = self._admission.open(job["payload"])
@@ -540,9 +532,7 @@ class Memory:
     # ------------------------------------------------------------------ export / import
     def export(self, *, user_id: str | None = None) -> list[dict[str, Any]]:
         """Everything needed to rebuild the long-term memory elsewhere, as JSON-ready dicts (one per line
-        of a JSONL file): per user the audit trail, then every memory in every status with its versions
-        and sealed vault values. Vectors and keyword entries are rebuilt on import (see
-        :mod:`memscribe.portability` for the format)."""
+        of a JSONL file); the format is described in :mod:`memscribe.portability`."""
         return export_records(
             self._store, user_id=boundary.require_user(user_id) if user_id is not None else None
         )
@@ -552,12 +542,10 @@ class Memory:
     ) -> int:
         """Load an :meth:`export` (dicts, e.g. the lines of a JSONL file); returns the number of memories.
 
-        Ids, every field, versions, links, vault ciphertexts (sealed: they open only with the vault key they
-        were sealed with) and the audit trail come back as they were; vectors and keyword entries are
-        rebuilt with this store's embedder. A list is validated completely before anything is written; an
-        iterator (a file being streamed) is validated and written ``batch_size`` items at a time, each batch
-        in one transaction. Importing the same export twice changes nothing the second time. ``dry_run``
-        only validates (and counts the memories)."""
+        Everything comes back as it was (vault values stay sealed under their key); vectors and keyword
+        entries are rebuilt with this store's embedder. A list is validated whole before anything is
+        written, an iterator ``batch_size`` items at a time, one transaction per batch. Importing the same
+        export twice changes nothing the second time; ``dry_run`` only validates and counts."""
         return import_records(
             self._store,
             self.embedder,
