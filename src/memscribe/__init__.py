@@ -7,8 +7,9 @@ mem.context("帮我点午饭", user_id="u1", budget_tokens=300).text
 """
 
 from memscribe import errors
+from memscribe.aio import AsyncMemory
 from memscribe.config import Settings
-from memscribe.memory import AsyncMemory, Memory
+from memscribe.memory import Memory
 from memscribe.models import (
     AuditEvent,
     Context,

@@ -11,7 +11,8 @@
     │   ├── MigrationError
     │   ├── EmbedderMismatch             store was built with another embedding model
     │   ├── LimitExceeded                per-user count / store size limits
-    │   └── ConcurrencyError             lock contention that retries did not resolve
+    │   ├── ConcurrencyError             lock contention that retries did not resolve
+    │   └── CorruptJob                   a queued job's payload cannot be read; retrying cannot help
     ├── VaultError                       missing/wrong vault key, corrupted ciphertext
     ├── RateLimited                      over the write rate, with retry_after seconds
     └── ProviderError                    an embedder / LLM provider failed
@@ -25,6 +26,7 @@ from __future__ import annotations
 
 __all__ = [
     "ConcurrencyError",
+    "CorruptJob",
     "EmbedderMismatch",
     "EmptyMessageError",
     "InputError",
@@ -91,6 +93,11 @@ class LimitExceeded(StoreError):
 
 class ConcurrencyError(StoreError):
     pass
+
+
+class CorruptJob(StoreError):
+    """A queued job's payload is undecodable, tampered with or malformed: the same bytes will fail the
+    same way on every attempt, so a job runner should fail the job rather than retry it."""
 
 
 class VaultError(MemscribeError):

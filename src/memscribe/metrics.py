@@ -10,13 +10,16 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from prometheus_client import CollectorRegistry, Histogram, generate_latest
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from prometheus_client.registry import Collector
 
-__all__ = ["Metrics"]
+if TYPE_CHECKING:
+    from memscribe.store.base import Store
+
+__all__ = ["Metrics", "store_snapshot", "store_stats"]
 
 # seconds; add() of one message is ~25 ms offline, search ~20 ms: the buckets resolve both
 _BUCKETS = (0.005, 0.01, 0.015, 0.02, 0.025, 0.03, 0.04, 0.05, 0.075, 0.1, 0.25, 0.5, 1.0, 2.5, 10.0)
@@ -114,3 +117,28 @@ def _quantile(buckets: list[tuple[float, float]], count: float, q: float) -> flo
             return prev_le + (le - prev_le) * ((rank - prev_n) / span if span else 0.0)
         prev_le, prev_n = le, n
     return prev_le
+
+
+def store_snapshot(store: Store) -> dict[str, Any]:
+    """What a scrape reads from the store: the facets (new memories over 7 days), counters, queue depth."""
+    return {
+        "facets": store.memory_facets(None, days=7),
+        "counters": store.counters(None),
+        "queue_depth": store.pending_jobs(),
+    }
+
+
+def store_stats(store: Store, user_id: str | None) -> dict[str, Any]:
+    """Counts by status, layer and kind, new memories per day, write-path counters and queue depth, for
+    one user or (``None``) the whole store."""
+    facets = store.memory_facets(user_id)
+    return {
+        "memories_by_status": facets["status"],
+        "memories_by_layer": facets["layer"],
+        "memories_by_kind": facets["kind"],
+        "daily_new": facets["daily_new"],
+        "counters": store.counters(user_id),
+        "queue_depth": store.pending_jobs(),
+        "jobs": store.job_counts(),  # by status: pending, running, failed (kept with their error)
+        "pending_review": facets["status"].get("pending_review", 0),
+    }

@@ -210,7 +210,7 @@ def test_memory_end_to_end_on_postgres(pg_schema, tmp_path, monkeypatch):
 
     url = f"{DSN}?schema={pg_schema}"
     mem = Memory(home=tmp_path / "home", store=url)
-    assert isinstance(mem.store, PostgresStore)
+    assert isinstance(mem._store, PostgresStore)
     mem.add("我订了7月10号去成都的机票，早上八点的航班。", user_id="zh", at="2026-07-01T09:00:00+08:00")
     mem.add("去成都的航班改签到7月12号了。", user_id="zh", at="2026-07-03T20:00:00+08:00")
     mem.add("I live in Boston with my partner.", user_id="en", at="2026-01-05T10:00:00+00:00")
@@ -237,7 +237,7 @@ def test_memory_end_to_end_on_postgres(pg_schema, tmp_path, monkeypatch):
 
     monkeypatch.setenv("MEMSCRIBE_STORE", url)
     again = Memory(home=tmp_path / "home")
-    assert isinstance(again.store, PostgresStore)
+    assert isinstance(again._store, PostgresStore)
     assert again.get(new.id).text == "The user lives in Denver, Colorado."
     assert again.forget(user_id="en") >= 2 and again.list(user_id="en", status="all") == []
     again.close()
@@ -263,7 +263,7 @@ def test_cli_copy_moves_a_sqlite_store_and_refuses_a_non_empty_target(pg_schema,
     mem.add("Ship my order to 1600 Amphitheatre Parkway, Mountain View, CA 94043.", user_id="u2")
     mem.add("ok thanks", user_id="u2")
     mem.working(user_id="u1", task_id="trip").set("seat", "aisle")
-    mem.store.enqueue("verify", {"memory_id": "nope", "user_id": "u1"})
+    mem._store.enqueue("verify", {"memory_id": "nope", "user_id": "u1"})
     mem.close()
     url = f"{DSN}?schema={pg_schema}"
     runner = CliRunner()

@@ -63,7 +63,7 @@ def test_sigkill_at_random_points_loses_nothing_acknowledged(tmp_path):
     assert mem.stats()["queue_depth"] == 0
     verified = [
         e.memory_id
-        for e in mem.store.audit_for(user_id="shared-user")
+        for e in mem._store.audit_for(user_id="shared-user")
         if e.stage == "verify" and e.action == "ok"
     ]
     assert len(verified) == len(set(verified))

@@ -95,14 +95,14 @@ def test_eight_processes_write_one_postgres_store(tmp_path):
     mem = Memory(home=home, store=url)
     try:
         mem.flush()  # verification jobs of every writer: claimed with SKIP LOCKED, each done once
-        recs = mem.store.list_memories("shared-user", statuses=None)
+        recs = mem.list(user_id="shared-user", status=None)
         stored = [m for r in recs for m in r.source_ids]
         assert sorted(stored) == sorted(acked), "every write present exactly once, nothing extra"
-        assert mem.store.integrity_check() == "ok"
+        assert mem._store.integrity_check() == "ok"
         assert mem.stats()["queue_depth"] == 0
         verified = [
             e.memory_id
-            for e in mem.store.audit_for(user_id="shared-user")
+            for e in mem._store.audit_for(user_id="shared-user")
             if e.stage == "verify" and e.action == "ok"
         ]
         assert len(verified) == len(set(verified)), "a verification job ran twice"

@@ -31,7 +31,7 @@ def test_openai_compatible_embedder_and_store_records_its_name(tmp_path):
                 home=tmp_path, embedder="openai:test-embed", llm=LLMConfig(base_url=srv.base_url, api_key="x")
             )
         )
-        assert mem.store.get_meta("embedder") == "openai/test-embed"
+        assert mem._store.get_meta("embedder") == "openai/test-embed"
         mem.close()
     with pytest.raises(errors.EmbedderMismatch):
         Memory(home=tmp_path)  # the default embedder cannot read an index built with another model

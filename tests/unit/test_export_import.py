@@ -69,15 +69,15 @@ def _build(home: Path) -> Memory:
         created_at=now,
         updated_at=now,
     )
-    with mem.store.atomic():
-        mem.store.put_memory(rec, vector=mem.embedder.embed_passages([rec.text])[0], keyword_text=rec.text)
-        mem.store.add_version(rec, reason="consolidate", actor="maintain", at=now)
+    with mem._store.atomic():
+        mem._store.put_memory(rec, vector=mem.embedder.embed_passages([rec.text])[0], keyword_text=rec.text)
+        mem._store.add_version(rec, reason="consolidate", actor="maintain", at=now)
     return mem
 
 
 def _state(mem: Memory) -> dict:
     """Everything an export promises to carry, in comparable form."""
-    store = mem.store
+    store = mem._store
     users = sorted({*store.iter_users(), *(e.user_id for e in store.audit_for())})
     out: dict = {"users": users, "memories": {}, "versions": {}, "vault": {}, "audit": {}}
     for u in users:
@@ -124,7 +124,7 @@ def test_round_trip_is_lossless_field_by_field(tmp_path, original) -> None:
 
     # derived data rebuilt: the same vectors, the same search results, the same history and explanations
     ids = [r["id"] for recs in before["memories"].values() for r in recs]
-    va, vb = original.store.get_vectors(ids), copy.store.get_vectors(ids)
+    va, vb = original._store.get_vectors(ids), copy._store.get_vectors(ids)
     assert set(va) == set(vb) == set(ids)
     assert all(np.allclose(va[i], vb[i], atol=1e-6) for i in ids)
     for q, u in (("香菜", "u1"), ("Where does the user live?", "u1"), ("hiking", "u3")):
@@ -170,7 +170,7 @@ def test_a_bad_item_writes_nothing(tmp_path, original) -> None:
     copy = Memory(home=tmp_path / "e")
     with pytest.raises(errors.InputError, match="item 6"):
         copy.import_(bad)
-    assert copy.store.count_memories() == {} and copy.store.audit_for() == []
+    assert copy._store.count_memories() == {} and copy._store.audit_for() == []
     with pytest.raises(errors.InputError, match="another memory"):
         rec = dict(dump[-1])
         rec["_versions"] = [dict(v, memory_id="mem_other") for v in rec["_versions"]]
@@ -213,5 +213,5 @@ def test_cli_export_import_round_trip(tmp_path, original) -> None:
     res = runner.invoke(app, ["import", str(broken), "--home", str(tmp_path / "h")])
     assert res.exit_code == 2
     h = Memory(home=tmp_path / "h")
-    assert h.store.count_memories() == {}  # the first pass refused the file: nothing written
+    assert h._store.count_memories() == {}  # the first pass refused the file: nothing written
     h.close()

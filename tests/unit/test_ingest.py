@@ -82,8 +82,8 @@ def test_ingest_streams_messages_into_memory_and_skips_bad_lines(tmp_path) -> No
         piano = by_source["c2"]
         assert piano.session_id == "s3" and piano.sources[0].name == "Ann"
         # one add() per session run: each session's window holds exactly its own messages
-        assert [m.message_id for m in mem.store.session_messages("s1")] == ["a1", "a2"]
-        assert [m.message_id for m in mem.store.session_messages("s3")] == ["c2"]
+        assert [m.message_id for m in mem.session("s1").turns()] == ["a1", "a2"]
+        assert [m.message_id for m in mem.session("s3").turns()] == ["c2"]
     assert seen[-1].messages == 4 and seen[-1].bytes_read == seen[-1].bytes_total == path.stat().st_size
     assert [p.messages for p in seen] == sorted(p.messages for p in seen)
 
@@ -109,7 +109,7 @@ def test_batches_never_exceed_the_batch_size_nor_mix_sessions(tmp_path) -> None:
         assert rep.messages == 60 and rep.skipped == 0
         assert rep.batches == 3 * 3  # 20 = 8 + 8 + 4 per session
         for s in range(3):
-            ids = [m.message_id for m in mem.store.session_messages(f"s{s}")]
+            ids = [m.message_id for m in mem.session(f"s{s}").turns()]
             assert ids == [f"m{i}" for i in range(20 * s, 20 * s + 20)]
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import subprocess
 import sys
 import threading
@@ -309,7 +310,8 @@ def test_example_agent_runs(tmp_path):
         capture_output=True,
         text=True,
         timeout=120,
-        env={"OMP_NUM_THREADS": "1", "PATH": "/usr/bin:/bin"},
+        # a bare environment, except where this test imports memscribe from (a worktree, an install)
+        env={"OMP_NUM_THREADS": "1", "PATH": "/usr/bin:/bin", "PYTHONPATH": os.environ.get("PYTHONPATH", "")},
     )
     assert proc.returncode == 0, proc.stderr
     answers = [line for line in proc.stdout.splitlines() if line.startswith("agent:")]

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from memscribe import Memory, Settings
+from memscribe.bench.simulate import simulate_year
 from memscribe.config import LifecycleConfig, WriteConfig
 from memscribe.index import keyword_text_for
 from memscribe.lifecycle.archive import should_archive, should_expire
@@ -23,7 +24,6 @@ from memscribe.lifecycle.consolidate import (
     semantic_from_episodes,
 )
 from memscribe.lifecycle.maintain import run_maintenance
-from memscribe.lifecycle.simulate import simulate_year
 from memscribe.models import Kind, Layer, MemoryRecord, Source, Status, new_memory_id
 
 U = "u1"
@@ -60,15 +60,15 @@ def _put(mem: Memory, text: str, at: datetime, **fields) -> MemoryRecord:
     """Insert a memory exactly as given (no write pipeline), with its vector, keyword entry and version."""
     rec = _rec(text, at, **fields)
     vec = mem.embedder.embed_passages([rec.text])[0]
-    with mem.store.atomic():
-        mem.store.put_memory(rec, vector=vec, keyword_text=keyword_text_for(rec))
-        mem.store.add_version(rec, reason="test", actor="test", at=at)
+    with mem._store.atomic():
+        mem._store.put_memory(rec, vector=vec, keyword_text=keyword_text_for(rec))
+        mem._store.add_version(rec, reason="test", actor="test", at=at)
     return rec
 
 
 def _maintain(mem: Memory, now: datetime, **kw):
     mem.flush()
-    return run_maintenance(mem.store, mem.embedder, mem.settings, now=now, **kw)
+    return run_maintenance(mem._store, mem.embedder, mem.settings, now=now, **kw)
 
 
 def _added(mem: Memory, text: str, at: datetime) -> MemoryRecord:
@@ -161,9 +161,9 @@ def test_cold_memory_archived_deep_search_and_restore(tmp_path, base):
         cold = _added(mem, "我喜欢喝咖啡", base)
         warm = _added(mem, "我住在北京", base)
         for _ in range(2):
-            mem.store.touch([cold.id], base)
+            mem._store.touch([cold.id], base)
         for _ in range(5):
-            mem.store.touch([warm.id], base)
+            mem._store.touch([warm.id], base)
 
         report = _maintain(mem, base + 91 * DAY)
         assert report.archived == 1
@@ -199,7 +199,7 @@ def test_ttl_expiry_keeps_history(tmp_path, base):
         assert [v.version for v in history] == [1, 2]
         assert history[0].record.status == Status.active and history[-1].record.status == Status.expired
         assert history[-1].actor == "maintain"
-        assert mem.store.working_items(U) == []
+        assert mem._store.working_items(U) == []
 
         assert _maintain(mem, base + 4 * DAY).expired == 1
         assert mem.get(timed.id).status == Status.expired
@@ -296,8 +296,8 @@ def test_different_episodes_do_not_cluster(tmp_path, base):
             ["周一我去健身房练腿", "周三我和小王去看电影", "周五我去超市买菜", "周六我去医院体检"]
         ):
             _added(mem, text, base + i * DAY)
-        recs = mem.store.list_memories(U)
-        vecs = mem.store.get_vectors([r.id for r in recs])
+        recs = mem._store.list_memories(U)
+        vecs = mem._store.get_vectors([r.id for r in recs])
         assert find_repeated_episodes(recs, vecs) == []
         assert _maintain(mem, base + 10 * DAY).consolidated == 0
 
@@ -342,9 +342,9 @@ def test_different_order_ids_never_merge(tmp_path, base):
         c = _put(mem, "用户下单买了3本书。", base)
         d = _put(mem, "用户下单买了5本书。", base + DAY)
         via_add = [_added(mem, "我的快递单号是SF1234567", base), _added(mem, "我的快递单号是SF7654321", base)]
-        recs = mem.store.list_memories(U)
+        recs = mem._store.list_memories(U)
         assert (
-            near_duplicate_clusters(recs, mem.store.get_vectors([r.id for r in recs]), similarity=0.5) == []
+            near_duplicate_clusters(recs, mem._store.get_vectors([r.id for r in recs]), similarity=0.5) == []
         )
         report = _maintain(mem, base + 2 * DAY)
         assert report.merged == 0
@@ -386,7 +386,7 @@ def test_dry_run_writes_nothing_and_predicts_the_real_run(tmp_path, base):
         _busy_store(mem, base)
         mem.flush()
         before = _snapshot(mem)
-        audit_before = len(mem.store.audit_for(user_id=U))
+        audit_before = len(mem._store.audit_for(user_id=U))
         dry = _maintain(mem, now, dry_run=True)
         assert dry.dry_run
         assert (dry.expired, dry.archived, dry.merged, dry.consolidated, dry.confidence_decayed) == (
@@ -397,7 +397,7 @@ def test_dry_run_writes_nothing_and_predicts_the_real_run(tmp_path, base):
             1,
         )
         assert _snapshot(mem) == before
-        assert len(mem.store.audit_for(user_id=U)) == audit_before
+        assert len(mem._store.audit_for(user_id=U)) == audit_before
 
         real = _maintain(mem, now)
         assert real.counts() == dry.counts()
@@ -424,7 +424,7 @@ def test_interrupted_run_is_completed_by_the_next(tmp_path, base, monkeypatch):
         _busy_store(mem, base)
         mem.flush()
         expected = _maintain(mem, now, dry_run=True).counts()
-        real_add_audit = mem.store.add_audit
+        real_add_audit = mem._store.add_audit
         calls = {"n": 0}
 
         def failing(events):
@@ -433,10 +433,10 @@ def test_interrupted_run_is_completed_by_the_next(tmp_path, base, monkeypatch):
                 raise RuntimeError("power cut")
             return real_add_audit(events)
 
-        monkeypatch.setattr(mem.store, "add_audit", failing)
+        monkeypatch.setattr(mem._store, "add_audit", failing)
         with pytest.raises(RuntimeError):
             _maintain(mem, now)
-        monkeypatch.setattr(mem.store, "add_audit", real_add_audit)
+        monkeypatch.setattr(mem._store, "add_audit", real_add_audit)
         rest = _maintain(mem, now)
         assert 0 < len(rest.actions) < sum(expected.values())
         assert _maintain(mem, now).actions == []
@@ -447,7 +447,7 @@ def test_interrupted_run_is_completed_by_the_next(tmp_path, base, monkeypatch):
 def test_concurrent_change_is_skipped_not_lost(tmp_path, base, monkeypatch):
     with _memory(tmp_path) as mem:
         cold = _added(mem, "我喜欢喝咖啡", base)
-        real_get = mem.store.get_memories
+        real_get = mem._store.get_memories
 
         def edited_meanwhile(ids):
             out = real_get(ids)
@@ -456,7 +456,7 @@ def test_concurrent_change_is_skipped_not_lost(tmp_path, base, monkeypatch):
                 out[cold.id] = rec.model_copy(update={"version": rec.version + 1})
             return out
 
-        monkeypatch.setattr(mem.store, "get_memories", edited_meanwhile)
+        monkeypatch.setattr(mem._store, "get_memories", edited_meanwhile)
         report = _maintain(mem, base + 91 * DAY)
         assert report.skipped == 1 and report.archived == 0
         assert mem.get(cold.id).status == Status.active

@@ -90,9 +90,9 @@ def test_vault_rotation_reencrypts_and_the_old_key_stops_working(tmp_path):
     mem.add("以后下单都寄这个地址：北京市朝阳区建国路88号", user_id="u1")
     rec = mem.list(user_id="u1")[0]
     old_key = load_or_create_key(tmp_path, None)
-    before = mem.store.secrets_for(rec.id)[0].ciphertext
+    before = mem._store.secrets_for(rec.id)[0].ciphertext
     assert mem.rotate_vault_key() is None
-    after = mem.store.secrets_for(rec.id)[0].ciphertext
+    after = mem._store.secrets_for(rec.id)[0].ciphertext
     assert after != before
     assert "建国路88号" in mem.reveal(rec.id)["[地址#1]"]
     with pytest.raises(errors.VaultError):

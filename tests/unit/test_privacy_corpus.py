@@ -148,7 +148,7 @@ def test_no_value_of_the_corpus_is_found_at_rest(ingested, corpus) -> None:
     for s in corpus:
         phrase = segment(s.value) if s.lang == "zh" else s.value
         q = 'terms : "' + phrase.replace('"', '""') + '"'
-        if mem.store._exec("SELECT count(*) FROM memories_fts WHERE memories_fts MATCH ?", (q,))[0][0]:
+        if mem._store._exec("SELECT count(*) FROM memories_fts WHERE memories_fts MATCH ?", (q,))[0][0]:
             fts_hits.append(s.value)
     assert fts_hits == [], f"keyword index matches {fts_hits[:5]}"
 
@@ -162,7 +162,7 @@ def test_no_value_of_the_corpus_is_found_at_rest(ingested, corpus) -> None:
     blobs["logs"] = ingested.logs.getvalue().encode()
     blobs["write reports"] = "\n".join(r.model_dump_json() for r in ingested.reports).encode()
     assert _scan(blobs, corpus) == []
-    mem.store.checkpoint()  # the WAL folded into the main file: still nothing
+    mem._store.checkpoint()  # the WAL folded into the main file: still nothing
     assert _scan(_files(root), corpus) == []
 
 
@@ -174,7 +174,7 @@ def test_vaulted_values_are_exactly_the_necessary_ones_and_reveal_returns_them(i
     revealed = [v for r in recs for v in mem.reveal(r.id).values()]
     necessary = {s.value for s in corpus if s.necessary}
     assert revealed and set(revealed) <= necessary, "a value nobody asked to keep was vaulted"
-    assert len(mem.store.all_secrets()) == len(revealed)  # every sealed row opens with the key
+    assert len(mem._store.all_secrets()) == len(revealed)  # every sealed row opens with the key
     stored = 0
     for i, s in enumerate(corpus):
         rec = by_source.get(f"pii-{i}")

@@ -84,7 +84,7 @@ def bench_lifecycle(
     import json
     import tempfile
 
-    from memscribe.lifecycle.simulate import simulate_year
+    from memscribe.bench.simulate import simulate_year
 
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="memscribe-lifecycle-") as home:

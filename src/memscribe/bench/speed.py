@@ -578,7 +578,7 @@ def _warm_up(embedder: Any, workdir: Path) -> dict[str, Any]:
 
 
 def _build(
-    mem: Any, n: int, pool: list[SynthMemory], pool_vecs: np.ndarray, prog: Progress, user: str
+    store: Any, n: int, pool: list[SynthMemory], pool_vecs: np.ndarray, prog: Progress, user: str
 ) -> dict:
     from memscribe.index import keyword_text_for
     from memscribe.models import MemoryRecord, Source, new_memory_id
@@ -601,7 +601,7 @@ def _build(
     # return nothing and time an empty read path.
     now = datetime.now(UTC)
     for s in range(0, n, BATCH):
-        with mem.store.atomic():
+        with store.atomic():
             for i in range(s, min(n, s + BATCH)):
                 m = mems[i]
                 at = now - timedelta(days=60 * rng.random())
@@ -619,7 +619,7 @@ def _build(
                     updated_at=at,
                 )
                 text_bytes += len(m.text.encode("utf-8"))
-                mem.store.put_memory(rec, vector=matrix[i], keyword_text=keyword_text_for(rec))
+                store.put_memory(rec, vector=matrix[i], keyword_text=keyword_text_for(rec))
         prog.advance(task, min(BATCH, n - s))
     build_s = time.perf_counter() - t0
     prog.remove_task(task)
@@ -636,18 +636,23 @@ def _measure_scale(
     prog: Progress,
     workdir: Path,
 ) -> dict[str, Any]:
-    from memscribe import Memory
+    from memscribe import Memory, Settings
     from memscribe.lang.text import keyword_terms, segment
     from memscribe.models import MemoryRecord, Source, new_memory_id
+    from memscribe.store import open_store
 
     gc.collect()
     rss0 = read_rss_mb()
     home = workdir / f"store-{n}"
     user = USER if store_url is None else f"{USER}-{n}-{uuid.uuid4().hex[:8]}"
-    mem = Memory(home=home, store=store_url, embedder=embedder)
+    # the bench opens the store itself: the bulk build and the raw-insert baseline write to it directly,
+    # next to the same Memory
+    settings = Settings().model_copy(update={"home": home, **({"store": store_url} if store_url else {})})
+    store = open_store(settings)
+    mem = Memory(settings=settings, store=store, embedder=embedder)
     res: dict[str, Any] = {"n": n, "user_id": user}
     try:
-        built = _build(mem, n, pool, pool_vecs, prog, user)
+        built = _build(store, n, pool, pool_vecs, prog, user)
         matrix = built["matrix"]
         res["build"] = {"seconds": built["build_s"], "memories_per_s": n / built["build_s"]}
         res["rss_after_build"] = read_rss_mb()
@@ -696,9 +701,9 @@ def _measure_scale(
             qv = embedder.embed_query(q)
             terms = keyword_terms(q)
             t0 = time.perf_counter()
-            mem.store.vector_search(user, qv, k=20)
+            store.vector_search(user, qv, k=20)
             t1 = time.perf_counter()
-            mem.store.keyword_search(user, terms, k=20)
+            store.keyword_search(user, terms, k=20)
             t2 = time.perf_counter()
             t_vec.append((t1 - t0) * 1000)
             t_kw.append((t2 - t1) * 1000)
@@ -756,8 +761,8 @@ def _measure_scale(
                 created_at=at,
                 updated_at=at,
             )
-            with mem.store.atomic():
-                mem.store.put_memory(rec, vector=vec, keyword_text=segment(text))
+            with store.atomic():
+                store.put_memory(rec, vector=vec, keyword_text=segment(text))
             t_raw.append((time.perf_counter() - t0) * 1000)
             prog.advance(task)
         raw_s = time.perf_counter() - t_all
@@ -798,7 +803,7 @@ def _measure_scale(
         mem = Memory(home=home, store=store_url, embedder=embedder)
         try:
             for u in (user, user + "-raw"):
-                mem.store.forget_user(u)
+                mem.forget(user_id=u)
         finally:
             mem.close()
     del matrix, built

@@ -60,8 +60,9 @@ from langgraph.store.base import (
     SearchOp,
 )
 
+from memscribe.aio import AsyncMemory
 from memscribe.errors import InputError, NotFoundError
-from memscribe.memory import AsyncMemory, Memory
+from memscribe.memory import Memory
 from memscribe.models import Kind, Layer, MemoryRecord, Status, Version
 from memscribe.write.normalize import require_user
 
@@ -217,7 +218,7 @@ class MemscribeStore(BaseStore):
             return [self.default_user_id]
         if len(prefix) > self.user_id_at:
             return [prefix[self.user_id_at]]
-        return list(self.memory.store.iter_users())
+        return self.memory.users()
 
     @staticmethod
     def _lg(rec: MemoryRecord) -> dict[str, Any] | None:
@@ -244,8 +245,11 @@ class MemscribeStore(BaseStore):
     # ------------------------------------------------------------------ ops
     def _get(self, op: GetOp) -> Item | None:
         _validate_namespace(tuple(op.namespace))
-        rec = self.memory.store.get_memory(memory_id_for(op.namespace, op.key))
-        if rec is None or rec.status in _ABSENT:
+        try:
+            rec = self.memory.get(memory_id_for(op.namespace, op.key))
+        except NotFoundError:
+            return None
+        if rec.status in _ABSENT:
             return None
         lg = self._lg(rec)
         if lg is None or tuple(lg["namespace"]) != tuple(op.namespace) or lg["key"] != op.key:

@@ -42,7 +42,7 @@ def run_demo(console: Console, home: Path | None = None) -> None:
         by_msg = {}
         for it in rep.items:
             by_msg.setdefault(it.message_id, it)
-        sent = mem.store.session_messages(step["session"])[-len(msgs) :]
+        sent = mem.session(step["session"]).turns(last=len(msgs))
         for m, row in zip(msgs, sent, strict=True):
             it = by_msg.get(row.message_id)
             shown = escape(row.content if m["role"] == "user" else f"({m['role']}) {row.content}")

@@ -31,9 +31,9 @@ from mcp.shared.exceptions import MCPError
 from mcp.types import INVALID_PARAMS
 from pydantic import BaseModel, Field
 
+from memscribe.aio import AsyncMemory
 from memscribe.config import Settings
 from memscribe.errors import InputError, MemscribeError, MissingScopeError, NotFoundError
-from memscribe.memory import AsyncMemory
 from memscribe.models import Kind, Layer, MemoryRecord, WriteItem
 
 __all__ = ["MemscribeMCPServer", "create_mcp_server", "run_stdio"]

@@ -61,6 +61,11 @@ class SessionMemory:
     def recent(self) -> list[SessionMessageRow]:
         return self.store.session_messages(self.session_id, last=self.window)
 
+    def turns(self, *, last: int | None = None) -> list[SessionMessageRow]:
+        """The stored turns of this session, oldest first (the ``last`` ones only, when given): each with
+        ``seq``, ``role``, ``name``, ``content`` (after the privacy filter), ``message_id`` and ``at``."""
+        return self.store.session_messages(self.session_id, last=last)
+
     def render_recent(self) -> str:
         return "\n".join(f"{t.name or t.role}: {t.content}" for t in self.recent())
 

@@ -15,7 +15,7 @@ import time
 from collections import OrderedDict
 from dataclasses import dataclass
 
-__all__ = ["Admission", "KeyedBuckets", "TokenBucket", "admit"]
+__all__ = ["KeyedBuckets", "RateDecision", "TokenBucket", "admit"]
 
 
 class TokenBucket:
@@ -79,14 +79,14 @@ class KeyedBuckets:
 
 
 @dataclass(frozen=True)
-class Admission:
+class RateDecision:
     """What admission control decided for one write."""
 
     delay_s: float  # 0: write now; > 0: defer by this much (queue) or refuse with this Retry-After (error)
     limited_by: str | None  # "user" | "tenant" | None
 
 
-def admit(buckets: list[tuple[str, TokenBucket]], *, mode: str, now: float | None = None) -> Admission:
+def admit(buckets: list[tuple[str, TokenBucket]], *, mode: str, now: float | None = None) -> RateDecision:
     """Decide one write against every bucket that applies (user, then tenant).
 
     In ``error`` mode nothing is taken unless every bucket admits it (a refused write costs no tokens).
@@ -102,12 +102,12 @@ def admit(buckets: list[tuple[str, TokenBucket]], *, mode: str, now: float | Non
                 for _, taken in buckets[: len(waits)]:
                     with taken._lock:
                         taken._tokens = min(float(taken.burst), taken._tokens + 1)
-                return Admission(delay_s=w, limited_by=name)
+                return RateDecision(delay_s=w, limited_by=name)
             waits.append(0.0)
-        return Admission(delay_s=0.0, limited_by=None)
+        return RateDecision(delay_s=0.0, limited_by=None)
     worst, by = 0.0, None
     for name, b in buckets:
         d = b.reserve(1, now)
         if d > worst:
             worst, by = d, name
-    return Admission(delay_s=worst, limited_by=by)
+    return RateDecision(delay_s=worst, limited_by=by)

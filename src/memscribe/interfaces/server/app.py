@@ -81,10 +81,11 @@ def create_app(settings: Settings | None = None, *, keys: KeyStore | None = None
         redoc_url=None,
     )
     app.state.memscribe = state
-    install_error_handlers(app)
-
     from memscribe.interfaces.server.api import router
+    from memscribe.interfaces.web.routes import render_error
     from memscribe.interfaces.web.routes import router as ui_router
+
+    install_error_handlers(app, html_page=render_error)
 
     app.include_router(router)
     app.include_router(ui_router)

@@ -2,7 +2,8 @@
 
 Every error a client sees is JSON ``{"error": {"type", "message", "status"}}`` (plus ``retry_after`` for
 429). Unexpected exceptions are logged with their traceback and answered with a bare ``internal`` error:
-no stack trace, path or SQL ever reaches a client. Web UI paths get the same decision rendered as HTML.
+no stack trace, path or SQL ever reaches a client. Web UI paths get the same decision rendered as HTML
+by the page renderer the app hands in (this module imports nothing of the UI: the UI imports it).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import logging
 import math
 import uuid
+from collections.abc import Callable
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -34,7 +36,7 @@ from memscribe.errors import (
     VaultError,
 )
 
-__all__ = ["ApiError", "error_body", "install_error_handlers", "status_for"]
+__all__ = ["ApiError", "ErrorPage", "error_body", "install_error_handlers", "status_for"]
 
 log = logging.getLogger("memscribe.server")
 
@@ -54,6 +56,10 @@ _TABLE: list[tuple[type[BaseException], int, str]] = [
     (ProviderError, 502, "provider_failed"),
     (MemscribeError, 500, "memscribe_error"),
 ]
+
+
+# (request, status, type, message, headers) -> the HTML answer of a refused UI request
+ErrorPage = Callable[[Request, int, str, str, dict[str, str]], Response]
 
 
 class ApiError(Exception):
@@ -86,6 +92,7 @@ def _headers(status: int, retry_after: float | None) -> dict[str, str]:
 
 def _respond(
     request: Request,
+    page: ErrorPage | None,
     status: int,
     type_: str,
     message: str,
@@ -96,10 +103,8 @@ def _respond(
     if retry_after is not None:
         extra["retry_after"] = max(1, math.ceil(retry_after))
     headers = {**(headers or {}), **_headers(status, retry_after)}
-    if request.url.path.startswith("/ui"):
-        from memscribe.interfaces.web.routes import render_error
-
-        return render_error(request, status, type_, message, headers)
+    if page is not None and request.url.path.startswith("/ui"):
+        return page(request, status, type_, message, headers)
     return JSONResponse(error_body(status, type_, message, **extra), status_code=status, headers=headers)
 
 
@@ -113,10 +118,12 @@ def _allowed(request: Request) -> str:
     return ", ".join(sorted(methods))
 
 
-def install_error_handlers(app: FastAPI) -> None:
+def install_error_handlers(app: FastAPI, *, html_page: ErrorPage | None = None) -> None:
+    """Answer every error as JSON, or with ``html_page`` under ``/ui`` (the web UI's error page)."""
+
     @app.exception_handler(ApiError)
     async def _api(request: Request, exc: ApiError) -> Response:
-        return _respond(request, exc.status, exc.type, exc.message, exc.retry_after)
+        return _respond(request, html_page, exc.status, exc.type, exc.message, exc.retry_after)
 
     @app.exception_handler(MemscribeError)
     async def _mem(request: Request, exc: MemscribeError) -> Response:
@@ -126,7 +133,7 @@ def install_error_handlers(app: FastAPI) -> None:
         retry = getattr(exc, "retry_after", None)
         if isinstance(exc, ConcurrencyError):
             retry = 1.0
-        return _respond(request, status, name, str(exc), retry)
+        return _respond(request, html_page, status, name, str(exc), retry)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> Response:
@@ -134,7 +141,7 @@ def install_error_handlers(app: FastAPI) -> None:
             {"loc": [str(x) for x in e.get("loc", ())], "msg": str(e.get("msg", ""))} for e in exc.errors()
         ]
         msg = "; ".join(f"{'.'.join(d['loc'])}: {d['msg']}" for d in details[:5]) or "invalid request"
-        return _respond(request, 422, "invalid_request", msg, details=details)
+        return _respond(request, html_page, 422, "invalid_request", msg, details=details)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, exc: StarletteHTTPException) -> Response:
@@ -142,10 +149,10 @@ def install_error_handlers(app: FastAPI) -> None:
         headers = dict(exc.headers or {})
         if exc.status_code == 405:
             headers["Allow"] = _allowed(request)
-        return _respond(request, exc.status_code, name, str(exc.detail), headers=headers)
+        return _respond(request, html_page, exc.status_code, name, str(exc.detail), headers=headers)
 
     @app.exception_handler(Exception)
     async def _crash(request: Request, exc: Exception) -> Response:
         ref = uuid.uuid4().hex[:12]
         log.exception("unhandled error %s on %s %s", ref, request.method, request.url.path)
-        return _respond(request, 500, "internal", f"internal error (reference {ref})")
+        return _respond(request, html_page, 500, "internal", f"internal error (reference {ref})")

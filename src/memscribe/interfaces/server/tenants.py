@@ -20,9 +20,9 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from memscribe.aio import AsyncMemory
 from memscribe.config import Settings
 from memscribe.errors import InputError, NotFoundError
-from memscribe.memory import AsyncMemory
 from memscribe.models import AuditEvent, Context, Hit, MemoryRecord, Version, WriteReport
 from memscribe.write.normalize import require_user
 

@@ -6,9 +6,10 @@ so the memories people actually use get accessed. Maintenance runs every ``maint
 result reports the active-set size per day, the growth slope at the start and at the end, and whether
 every memory recall returned recently is still active (or was replaced by a newer active one).
 
-The write and read paths stamp "now" from the wall clock; for a simulated year the run installs a
-virtual clock on ``memscribe.memory`` (single-threaded: use ``verify="off"``, the default here), so
-``updated_at``, access times and recall's recency all follow simulated time.
+The write and read paths stamp "now" from the ``Memory``'s clock; the run injects a
+:class:`~memscribe.clock.ManualClock` it moves through the simulated year (use ``verify="off"``, the
+default here: background verification would run on its own thread), so ``updated_at``, access times and
+recall's recency all follow simulated time.
 """
 
 from __future__ import annotations
@@ -16,17 +17,16 @@ from __future__ import annotations
 import random
 import time
 from collections import Counter
-from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from memscribe.clock import ManualClock
 from memscribe.config import Settings, WriteConfig
-from memscribe.lifecycle.maintain import run_maintenance
-from memscribe.models import Layer, Status
+from memscribe.errors import NotFoundError
+from memscribe.models import Layer, MemoryRecord, Status
 from memscribe.providers.embedders import make_embedder
 
 __all__ = ["simulate_year"]
@@ -84,18 +84,6 @@ _QUERIES = [
     "What does the user do on Friday?",
     "用户对什么过敏",
 ]
-
-
-@contextmanager
-def _virtual_clock(clock: list[datetime]) -> Iterator[None]:
-    import memscribe.memory as memory_module
-
-    real = memory_module._now
-    memory_module._now = lambda: clock[0]
-    try:
-        yield
-    finally:
-        memory_module._now = real
 
 
 class _Life:
@@ -229,6 +217,13 @@ def _plot(path: Path, active: list[int], total: list[int], maint_days: list[int]
     plt.close(fig)
 
 
+def _find(mem: Any, memory_id: str) -> MemoryRecord | None:
+    try:
+        return mem.get(memory_id)
+    except NotFoundError:  # erased meanwhile
+        return None
+
+
 def simulate_year(
     home: str | Path,
     *,
@@ -249,7 +244,7 @@ def simulate_year(
     settings = settings or Settings(home=Path(home), write=WriteConfig(verify="off"))
     settings = settings.model_copy(update={"home": Path(home)})
     rng = random.Random(seed)
-    clock = [start]
+    clock = ManualClock(start)
     active: list[int] = []
     total: list[int] = []
     maint_days: list[int] = []
@@ -261,7 +256,7 @@ def simulate_year(
     embedder = _MemoEmbedder(
         make_embedder(settings.embedder, base_url=settings.llm.base_url, api_key=settings.llm.api_key)
     )
-    with _virtual_clock(clock), Memory(settings=settings, embedder=embedder) as mem:
+    with Memory(settings=settings, embedder=embedder, clock=clock) as mem:
         for d in range(days):
             day = start + timedelta(days=d)
             life.new_day()
@@ -271,7 +266,7 @@ def simulate_year(
                 if n <= 0:
                     continue
                 at = day + timedelta(hours=9 + 2 * c)
-                clock[0] = at
+                clock.set(at)
                 msgs = [
                     {"role": "user", "content": life.message(), "at": at + timedelta(minutes=i)}
                     for i in range(n)
@@ -279,20 +274,20 @@ def simulate_year(
                 mem.add(msgs, user_id=USER, at=at)
                 sent += n
             if d % 7 == 3:  # now and then the agent writes down a guess; the user confirms some
-                clock[0] = day + timedelta(hours=19)
-                rep = mem.add(life.inference(), user_id=USER, at=clock[0], metadata={"inferred": True})
+                clock.set(day + timedelta(hours=19))
+                rep = mem.add(life.inference(), user_id=USER, at=clock(), metadata={"inferred": True})
                 if rep.added and rng.random() < 0.25:
                     meta = {**mem.get(rep.added[0]).metadata, "confirmed": True}
                     mem.update(rep.added[0], metadata=meta, reason="confirmed by the user")
             for q in range(queries_per_day):
-                clock[0] = day + timedelta(hours=20, minutes=q)
+                clock.set(day + timedelta(hours=20, minutes=q))
                 for hit in mem.search(rng.choice(_QUERIES), user_id=USER, limit=3):
-                    last_access[hit.memory.id] = clock[0]
+                    last_access[hit.memory.id] = clock()
             mem.flush()
             if (d + 1) % maintain_every == 0:
-                clock[0] = day + timedelta(hours=23, minutes=59)
+                clock.set(day + timedelta(hours=23, minutes=59))
                 t1 = time.perf_counter()
-                report = run_maintenance(mem.store, mem.embedder, mem.settings, now=clock[0])
+                report = mem.maintain()
                 maint_s += time.perf_counter() - t1
                 maint_days.append(d + 1)
                 for name in (
@@ -304,17 +299,16 @@ def simulate_year(
                     "confidence_decayed",
                 ):
                     totals[name] += getattr(report, name)
-            counts = mem.store.count_memories(USER)
+            counts = mem.stats(user_id=USER)["memories_by_status"]
             active.append(int(counts.get("active", 0)))
             total.append(int(sum(counts.values())))
 
         end = start + timedelta(days=days)
         window_days = min(30.0, settings.lifecycle.archive_after_days)
         recent = {mid for mid, at in last_access.items() if at > end - timedelta(days=window_days)}
-        recs = mem.store.get_memories(list(recent))
         checked, still_active, replaced, lost = 0, 0, 0, []
         for mid in sorted(recent):
-            rec = recs.get(mid)
+            rec = _find(mem, mid)
             if rec is None or rec.layer == Layer.working or rec.expire_at is not None:
                 continue  # scratch state with a TTL is meant to go
             checked += 1
@@ -323,7 +317,7 @@ def simulate_year(
                 continue
             successor, hops = rec, 0
             while successor.status == Status.superseded and successor.superseded_by and hops < 20:
-                nxt = mem.store.get_memory(successor.superseded_by)
+                nxt = _find(mem, successor.superseded_by)
                 if nxt is None:
                     break
                 successor, hops = nxt, hops + 1
@@ -331,7 +325,7 @@ def simulate_year(
                 replaced += 1
             else:
                 lost.append(mid)
-        final_counts = mem.store.count_memories(USER)
+        final_counts = mem.stats(user_id=USER)["memories_by_status"]
 
     window = max(2, min(90, days // 3))
     slope_first, slope_last = _slope(active[:window]), _slope(active[-window:])
@@ -374,7 +368,7 @@ def simulate_year(
     return out
 
 
-if __name__ == "__main__":  # python -m memscribe.lifecycle.simulate <home> [plot.png]
+if __name__ == "__main__":  # python -m memscribe.bench.simulate <home> [plot.png]
     import json
     import sys
 

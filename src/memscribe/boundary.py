@@ -1,0 +1,153 @@
+"""Input validation at the API boundary: every argument a caller hands to ``Memory`` is checked here,
+before anything is read or written, and refused with a typed :class:`~memscribe.errors.InputError`.
+
+Pure functions: each takes the raw value and returns the value the core works with (or raises). Message
+normalisation stays in :mod:`memscribe.write.normalize` (``require_user`` and ``parse_at`` come from there
+too, so the rules live once).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from memscribe.errors import InputError
+from memscribe.models import Status
+from memscribe.write.normalize import normalize_messages, parse_at, require_user
+
+__all__ = [
+    "ALL_STATUSES",
+    "EDITABLE_FIELDS",
+    "METADATA_MAX_BYTES",
+    "METADATA_MAX_DEPTH",
+    "backup_path",
+    "batch_size",
+    "budget_tokens",
+    "check_editable",
+    "edit_text",
+    "memory_id",
+    "metadata",
+    "normalize_messages",
+    "parse_at",
+    "query_text",
+    "require_user",
+    "search_limit",
+    "status_filter",
+]
+
+ALL_STATUSES = tuple(s.value for s in Status)
+EDITABLE_FIELDS = frozenset(
+    {
+        "text",
+        "kind",
+        "layer",
+        "structured",
+        "entities",
+        "time_start",
+        "time_end",
+        "importance",
+        "confidence",
+        "metadata",
+        "expire_at",
+        "status",
+    }
+)
+METADATA_MAX_DEPTH = 32
+METADATA_MAX_BYTES = 16_384
+SEARCH_MAX_LIMIT = 1000
+
+
+def _check_depth(value: Any, *, limit: int) -> None:
+    """Metadata nested deeper than ``limit`` is refused before anything recursive (json) touches it."""
+    stack = [(value, 0)]
+    while stack:
+        v, depth = stack.pop()
+        if depth > limit:
+            raise InputError(f"metadata is nested deeper than {limit} levels")
+        if isinstance(v, Mapping):
+            stack.extend((x, depth + 1) for x in v.values())
+        elif isinstance(v, list | tuple):
+            stack.extend((x, depth + 1) for x in v)
+
+
+def metadata(value: Any) -> dict[str, Any]:
+    """The caller's metadata as a plain dict: a mapping, at most 32 levels deep, JSON-serialisable, and
+    at most 16 KB as JSON. ``None`` is an empty dict."""
+    if value is not None and not isinstance(value, Mapping):
+        raise InputError("metadata must be a dict")
+    meta = dict(value or {})
+    _check_depth(meta, limit=METADATA_MAX_DEPTH)
+    try:
+        encoded = json.dumps(meta)
+    except (TypeError, ValueError, RecursionError) as exc:
+        raise InputError(f"metadata must be JSON-serialisable: {exc}") from exc
+    if len(encoded) > METADATA_MAX_BYTES:
+        raise InputError("metadata is larger than 16 KB")
+    return meta
+
+
+def memory_id(value: Any) -> str:
+    if not isinstance(value, str) or not value:
+        raise InputError("memory id must be a non-empty string")
+    return value
+
+
+def query_text(value: Any, *, max_bytes: int) -> str:
+    """A search query: a non-blank string no longer (in UTF-8) than a message may be."""
+    if not isinstance(value, str):
+        raise InputError("query must be a string")
+    if not value.strip():
+        raise InputError("query is empty")
+    if len(value.encode("utf-8", "surrogatepass")) > max_bytes:
+        raise InputError("query is longer than the message size limit")
+    return value
+
+
+def search_limit(value: Any) -> int:
+    if not isinstance(value, int) or value < 1 or value > SEARCH_MAX_LIMIT:
+        raise InputError(f"limit must be an integer between 1 and {SEARCH_MAX_LIMIT}")
+    return value
+
+
+def budget_tokens(value: Any) -> int:
+    if not isinstance(value, int) or value < 1:
+        raise InputError("budget_tokens must be a positive integer")
+    return value
+
+
+def status_filter(value: str | None) -> tuple[str, ...] | None:
+    """``list(status=…)``: one status name, or None / "all" for every status (returned as None)."""
+    if value in (None, "all"):
+        return None
+    if value in ALL_STATUSES:
+        return (value,)
+    raise InputError(f"unknown status {value!r}; use one of {list(ALL_STATUSES)} or None for all")
+
+
+def check_editable(fields: Iterable[str]) -> None:
+    unknown = set(fields) - EDITABLE_FIELDS
+    if unknown:
+        raise InputError(f"cannot edit fields {sorted(unknown)}; editable: {sorted(EDITABLE_FIELDS)}")
+
+
+def edit_text(value: Any) -> str:
+    """The new text of an edit, before the privacy filter sees it."""
+    if not isinstance(value, str) or not value.strip():
+        raise InputError("text must be a non-empty string")
+    return value
+
+
+def batch_size(value: Any) -> int:
+    if not isinstance(value, int) or value < 1:
+        raise InputError("batch_size must be a positive integer")
+    return value
+
+
+def backup_path(value: str | Path) -> Path:
+    """A backup goes to a new file: an existing one is never overwritten."""
+    dest = Path(value)
+    if dest.exists():
+        raise InputError(f"{dest} exists; choose a new file for the backup")
+    return dest

@@ -1,0 +1,77 @@
+"""Context assembly: the text an agent puts in its prompt, within a token budget.
+
+With a session, three blocks come first, each capped at a share of the budget (task state 10 %, session
+summary 15 %, recent turns 25 %); the memories recalled for the query fill what is left, best first,
+whole lines only. Pure over its inputs: the caller hands in the session texts and a recall function.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from memscribe.lang.text import count_tokens
+from memscribe.models import Context, Hit
+from memscribe.read.assemble import fit_block, format_line, pack_lines
+
+if TYPE_CHECKING:
+    from memscribe.read.rerank import Scored
+
+__all__ = ["BLOCK_SHARES", "SessionTexts", "assemble_context", "recall_depth"]
+
+# block title -> share of the budget it may take at most
+BLOCK_SHARES = {"task state": 0.10, "session summary": 0.15, "recent turns": 0.25}
+_MEMORIES_HEADER = "## memories\n"
+
+
+@dataclass(frozen=True)
+class SessionTexts:
+    """What the session layers say, rendered: the working items, the rolling summary, the last turns."""
+
+    task_state: str
+    summary: str
+    recent_turns: str
+
+
+def recall_depth(memory_budget: int) -> int:
+    """How many memories to recall for a budget: about one per 12 tokens, between 20 and 200."""
+    return max(20, min(200, memory_budget // 12))
+
+
+def _blocks(session: SessionTexts, budget_tokens: int) -> dict[str, str]:
+    bodies = {
+        "task state": session.task_state,
+        "session summary": session.summary,
+        "recent turns": session.recent_turns,
+    }
+    blocks: dict[str, str] = {}
+    for title, body in bodies.items():
+        block = fit_block(f"## {title}", body, int(budget_tokens * BLOCK_SHARES[title]))
+        if block:
+            blocks[title] = block
+    return blocks
+
+
+def assemble_context(
+    *,
+    budget_tokens: int,
+    max_items: int,
+    recall: Callable[[int], list[Scored]],
+    session: SessionTexts | None = None,
+) -> Context:
+    """The context for one query; ``recall(k)`` returns the ``k`` best memories for it, best first."""
+    blocks = _blocks(session, budget_tokens) if session is not None else {}
+    mem_budget = budget_tokens - sum(count_tokens(b) + 2 for b in blocks.values())
+    scored = recall(recall_depth(mem_budget))
+    lines = [format_line(s.record) for s in scored]
+    header = _MEMORIES_HEADER if blocks else ""
+    chosen, _ = pack_lines(lines, mem_budget - count_tokens(header), max_items=max_items)
+    items = [Hit(memory=scored[i].record, score=scored[i].score, why=scored[i].why) for i in chosen]
+    parts = list(blocks.values())
+    if chosen:
+        parts.append(header + "\n".join(lines[i] for i in chosen))
+    text = "\n\n".join(parts)
+    tokens = count_tokens(text)
+    assert tokens <= budget_tokens, "context assembly exceeded its budget"
+    return Context(text=text, items=items, tokens=tokens, budget_tokens=budget_tokens, blocks=blocks)
