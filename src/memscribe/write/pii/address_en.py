@@ -54,14 +54,14 @@ _IE_EIRCODE = r"(?:[AC-FHKNPRTV-Y][0-9]{2}|D6W)[ ]?[0-9AC-FHKNPRTV-Y]{4}"
 _POSTCODE = rf"(?:{_US_STATE}[ ]+[0-9]{{5}}(?:-[0-9]{{4}})?|{_CA_PROV}[ ]+{_CA_POSTAL}|{_AU_STATE}[ ]+[0-9]{{4}}|{_UK_POSTCODE}|{_CA_POSTAL}|{_IE_EIRCODE}|[0-9]{{5}}(?:-[0-9]{{4}})?)"
 _PLACE = r"(?:[A-Z][A-Za-z'’.-]+(?:[ ]+[A-Z][A-Za-z'’.-]+){0,2})"
 _TAIL = (
-    rf"(?:,?[ ]+(?!(?:and|but|so|or|for|to|in|on|at|with|the)\b){_PLACE}(?=[ ]*(?:,|$|[.;!?()]|[ ]+{_POSTCODE}(?![A-Za-z0-9])|[ ]+(?:and|but|so|please|thanks|by|for|from|to|on|in|next|this|last|until|since|starting|is|was|—|-)\b)))?"
+    rf"(?:,?[ ]+(?!(?:and|but|so|or|for|to|in|on|at|with|the)\b){_PLACE}(?=[ ]*(?:,|$|[.;!?()]|[ ]+{_POSTCODE}(?![A-Za-z0-9])|[ ]+(?:and|but|so|please|thanks|by|for|from|to|on|in|next|this|last|until|since|starting|is|was|as|if|when|because|where|which|who|near|with|before|after|—|-)\b)))?"
     rf"(?:,?[ ]*(?:{_US_STATE}|{_CA_PROV}|{_AU_STATE})(?![A-Za-z])(?:[ ]+[0-9]{{4}}(?![0-9]))?)?"
     rf"(?:,?[ ]*{_POSTCODE}(?![A-Za-z0-9]))?"
     r"(?:,?[ ]*(?:USA|U\.S\.A\.|United States|UK|United Kingdom|Canada|Australia|New Zealand|Ireland)(?![A-Za-z]))?"
 )
 _STREET = re.compile(
     rf"(?<![A-Za-z0-9#/-]){_LEAD_UNIT}?(?P<num>{_NUMBER}),?[ ]+(?:{_DIR}\.?[ ]+)?"
-    rf"(?P<name>(?:{_NAME_TOKEN}[ ]+){{0,3}}?{_NAME_TOKEN}|(?:{_NAME_TOKEN}[ ]+){{0,3}}?(?=(?i:{_SUFFIX})))[ ]*(?P<suffix>(?i:{_SUFFIX}))\.?(?![A-Za-z])"
+    rf"(?:(?P<name>(?:{_NAME_TOKEN}[ ]+){{0,3}}{_NAME_TOKEN})[ ]+)?(?P<suffix>(?i:{_SUFFIX}))\.?(?![A-Za-z])"
     rf"(?:[ ]+{_DIR}\.?(?![A-Za-z]))?(?P<unit>{_UNIT_PART}{{0,2}})(?P<tail>{_TAIL})"
 )
 # "Rue de Rivoli 12" / "Hauptstraße 5" order (number after the street), common in Europe
@@ -132,7 +132,7 @@ def find_address_en(text: str) -> Iterator[PiiFinding]:
     if not any(c.isdigit() for c in text):
         return
     for m in _STREET.finditer(text):
-        names = m.group("name").split()
+        names = (m.group("name") or "").split()
         if any(n.lower() in _STOP_NAMES for n in names):
             continue
         capitalised = all(n[0].isupper() or n[0].isdigit() for n in names) and (

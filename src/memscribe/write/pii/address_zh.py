@@ -42,7 +42,7 @@ _N = _cjk_class_without(
 _D = "[0-9０-９]"
 _ZD = "[一二三四五六七八九十百零〇两]"
 _NUM = rf"(?:{_D}{{1,5}}|{_ZD}{{1,4}})"
-_ROAD_SUFFIX = "(?:大街|大道|胡同|路|街|巷|道|里|弄|村|屯|组)"
+_ROAD_SUFFIX = "(?:大街|大道|胡同|路|街|巷|道|里|弄|村|屯|组|(?<=[一二三四五六七八九十])条)"
 _SECTION = rf"(?:(?:{_ZD}{{1,2}}|{_D}{{1,2}}|[东西南北中])段)?"
 _ADMIN_SUFFIX = "(?:省|自治区|特别行政区|市|自治州|地区|盟|新区|区|县|旗|镇|乡|街道)"
 _ESTATE_SUFFIX = (
@@ -54,17 +54,22 @@ _PART_SUFFIX = "(?:号楼|号院|号房|栋|幢|座|单元|楼|层|室|号|户|�
 _PART = rf"(?:(?:[A-Za-z]{{0,2}}{_D}{{1,5}}[A-Za-z]?|[A-Za-z]|{_ZD}{{1,3}}|[东西南北中])(?:[-－]{_D}{{1,5}})*{_PART_SUFFIX})"
 _ROOM = rf"(?:(?<=[栋幢座元层楼区期号])(?:[-－]?{_D}{{3,5}}|{_D}{{1,2}}[-－]{_D}{{3,4}})(?!{_D}|元|块|年|月|日|号|点|分|个|人|次|%|米|平|天|岁|斤|公斤|公里|万))"
 _GAP = r"[ ，,、]?"
-_TAIL = rf"(?:{_GAP}(?:{_PART}|{_ROOM}|(?<=号)院|{_N}{{0,10}}?{_ESTATE_SUFFIX}))*"
+_UNIT_PART = rf"(?:[A-Za-z]{{0,2}}{_D}{{1,5}}[A-Za-z]?|[A-Za-z]|{_ZD}{{1,3}})(?:号楼|栋|幢|座|单元|期)"
+# an estate or building name: with its suffix (阳光花园), or any name right before a building part (金地名都三期)
+_ESTATE_NAME = rf"(?:{_N}{{0,10}}?{_ESTATE_SUFFIX}|{_N}{{2,8}}?(?={_UNIT_PART}))"
+_TAIL = rf"(?:{_GAP}(?:{_PART}|{_ROOM}|(?<=号)院|{_ESTATE_NAME}))*"
 
 _ROAD_NUM = re.compile(
     rf"(?P<road>{_N}{{1,24}}?{_ROAD_SUFFIX}{_SECTION})(?P<num>{_NUM}(?:[-－]{_D}{{1,4}})?)(?P<hao>[号弄巷组队社]?)(?P<tail>{_TAIL})"
 )
-_ESTATE = re.compile(rf"(?P<est>{_N}{{2,24}}?{_ESTATE_SUFFIX})(?P<tail>(?:{_GAP}(?:{_PART}|{_ROOM}))+)")
+_ESTATE = re.compile(
+    rf"(?P<est>{_N}{{2,24}}?(?:{_ESTATE_SUFFIX}|(?={_UNIT_PART})))(?P<tail>(?:{_GAP}(?:{_PART}|{_ROOM}|{_ESTATE_NAME}))+)"
+)
 _DETAIL_CHAIN = re.compile(rf"(?<![0-9A-Za-z]){_PART}(?:{_GAP}(?:{_PART}|{_ROOM}))+")
 _CUE = re.compile(r"住在|住址|地址|家在|家住|寄到|送到|寄往|送往|收货|收件|搬到|搬去|落户|户籍|籍贯是|住的是")
 _CUED_PLACE = re.compile(rf"(?:[^，。,.!?！？\n]{{0,4}}?[在到往去是为：:][了]?[ ]?)?(?P<place>{_N}{{2,24}}(?:{_ROAD_SUFFIX}{_SECTION}|{_RESIDENTIAL}))")
 _DATEISH_NEXT = frozenset("上下晚早中前后之那见去来回开出当午要的还就")
-_NOT_ROAD = re.compile(r"(?:一路|这条路|上路|走路|马路|公路|铁路|道路|出路|思路|套路|网路|电路|线路|路路|小路|大路|高速路|街道|知道|频道|味道|渠道|通道|轨道|跑道|车道|管道|隧道|一道|难道|顺道|赤道|报道|不知道|城里|这里|那里|哪里|心里|家里|夜里|手里|公里|村里|屋里|组里|里里)$")
+_NOT_ROAD = re.compile(r"(?:(?<![一二三四五六七八九十])一路|这条路|上路|走路|马路|公路|铁路|道路|出路|思路|套路|网路|电路|线路|路路|小路|大路|高速路|街道|知道|频道|味道|渠道|通道|轨道|跑道|车道|管道|隧道|一道|难道|顺道|赤道|报道|不知道|城里|这里|那里|哪里|心里|家里|夜里|手里|公里|村里|屋里|组里|里里)$")
 _ROOMISH = re.compile(r"室|户|单元|号楼|栋|幢")
 
 
@@ -124,6 +129,23 @@ def _strip_admin(name: str) -> str:
     return name[i:]
 
 
+def _extend_left(text: str, s: int) -> int:
+    """Move ``s`` back over administrative names that end at it or run through it ("那坡县", whose 那 is
+    also a function word; "延边朝鲜族自治州图们市")."""
+    names, longest = _admin_names()
+    moved = True
+    while moved:
+        moved = False
+        for n in range(min(longest, s), 1, -1):
+            for k in range(n, 0, -1):  # a name text[s-k : s-k+n] that starts before s and reaches it
+                if s - k + n >= s and text[s - k : s - k + n] in names:
+                    s, moved = s - k, True
+                    break
+            if moved:
+                break
+    return s
+
+
 def _has_admin(whole: str, bare: str) -> bool:
     return len(bare) < len(whole)
 
@@ -159,7 +181,7 @@ def find_address_zh(text: str) -> Iterator[PiiFinding]:
             if num.isdigit() and int(num) <= 31 and (nxt in _DATEISH_NEXT or bare.endswith("街")):
                 continue
         s = _admin_start(text, m.start(), m.start("road") + len(road) - len(bare)) if admin else m.start() + len(road) - len(bare)
-        yield finding("address", text, *_trimmed(text, s, m.end()), 0.85 if admin else 0.75)
+        yield finding("address", text, *_trimmed(text, _extend_left(text, s), m.end()), 0.85 if admin else 0.75)
     # a named estate or building with building parts
     for m in _ESTATE.finditer(text):
         est = m.group("est")
@@ -169,7 +191,7 @@ def find_address_zh(text: str) -> Iterator[PiiFinding]:
         if not admin and len(parts) < 2 and not _ROOMISH.search(m.group("tail")):
             continue  # "国贸大厦3层" is where a meeting is, not where someone lives
         s = _admin_start(text, m.start(), m.start() + len(est) - len(bare)) if admin else m.start() + len(est) - len(bare)
-        yield finding("address", text, *_trimmed(text, s, m.end()), 0.8 if admin else 0.7)
+        yield finding("address", text, *_trimmed(text, _extend_left(text, s), m.end()), 0.8 if admin else 0.7)
     # building parts alone: "3号楼2单元1201室", "5栋1802"
     for m in _DETAIL_CHAIN.finditer(text):
         if _ROOMISH.search(m.group()) and len(re.findall(_PART, m.group())) + bool(re.search(_ROOM, m.group())) >= 2:
@@ -188,4 +210,4 @@ def find_address_zh(text: str) -> Iterator[PiiFinding]:
         if (is_road and len(bare) >= 3) or (residential and len(bare) >= 3):
             ps = m.start("place")
             s = _admin_start(text, ps, ps + len(place) - len(bare))
-            yield finding("address", text, s, m.end(), 0.65)
+            yield finding("address", text, _extend_left(text, s), m.end(), 0.65)

@@ -48,10 +48,10 @@ _EN_CUE = re.compile(
     r"|living\s+with\s+(?=[a-z]+(?:'s)?\s+(?:disease|disorder|syndrome))"
     r"|prescribed|prescription\s+(?:for|of)|on\s+a\s+course\s+of|started\s+(?:on|taking)\s+(?=[a-z]+(?:ine|ol|ide|pam|lam|pril|artan|statin|mab|nib|zole|mycin|cillin|one)\b))"
     r"\s+(?:(?:a|an|the|some|with|me|him|her|them)\s+)*"
-    r"(?P<term>[A-Za-z][A-Za-z'’-]*(?:\s+(?!(?:and|but|or|last|this|in|at|on|for|since|after|before|when|two|three|a|the|which|so|because|to|by|from|daily|every|yesterday|today|recently|ago)\b)[A-Za-z0-9][A-Za-z0-9'’-]*){0,4})"
+    r"(?P<term>[^\W\d_][\w'’-]*(?:\s+(?!(?:and|but|or|last|this|in|at|on|for|since|after|before|when|two|three|a|the|which|so|because|to|by|from|daily|every|yesterday|today|recently|ago)\b)[^\W_][\w'’-]*){0,4})"
 )
 _ZH_CUE = re.compile(
-    r"(?:确诊(?:为|了|出|是)?|诊断(?:为|出|是|出了)|被诊断为|患有|患上了?|查出(?:了|来)?(?:有)?|检查出(?:了)?|得了|罹患"
+    r"(?:(?P<strong>确诊(?:为|了|出|是)?|诊断(?:为|出|是|出了)|被诊断为|被确诊为|患有|罹患)|查出(?:了|来)?(?:有)?|检查出(?:了)?|得了|患上了?"
     r"|医生(?:给我|给他|给她|给我们)?开了|开了(?:一些|点)?(?=[\u4e00-\u9fff]{2,8}(?:片|胶囊|注射液|缓释片)))"
     r"(?P<term>[\u4e00-\u9fffA-Za-z0-9]{2,12}?)(?=[，。！？；、,.!?;\s]|$|了|的|和|还|而且|但|所以|要|需要|每天|已经)"
 )
@@ -70,7 +70,7 @@ def find_medical(text: str) -> Iterator[PiiFinding]:
             yield finding("medical", text, m.start(), m.end(), 0.75)
         for m in _ZH_CUE.finditer(text):
             term = m.group("term")
-            if _ZH_CONDITION_END.search(term) and not _ZH_NOT_AFTER_DE.match(term):
+            if (m.group("strong") or _ZH_CONDITION_END.search(term)) and not _ZH_NOT_AFTER_DE.match(term):
                 yield finding("medical", text, m.start("term"), m.end("term"), 0.7)
     if any(c.isascii() and c.isalpha() for c in text):
         for rx in (en, cs):

@@ -68,7 +68,8 @@ def luhn_valid(digits: str) -> bool:
 _CARD = re.compile(
     r"(?<![0-9A-Za-z-])(?:[0-9]{12,19}"
     r"|[0-9]{4}(?:([ -])[0-9]{4}){2,3}(?:\1[0-9]{1,3})?"  # 4-4-4(-4)(-3)
-    r"|[0-9]{4}([ -])[0-9]{6}\2[0-9]{4,5})(?![0-9])"  # Amex / Diners 4-6-5, 4-6-4
+    r"|[0-9]{4}([ -])[0-9]{6}\2[0-9]{4,5}"  # Amex / Diners 4-6-5, 4-6-4
+    r"|[0-9]{4}(?:([ -])[0-9]{3,6}(?:\3[0-9]{2,6}){1,3}))(?![0-9])"  # other groupings: 4-4-5, 4-5-5 …
 )
 _CARD_NEG_CTX = re.compile(r"(?i)订单|单号|运单|快递|order|tracking|invoice|发票|(?<![a-z])ref|confirmation|booking")
 _CARD_POS_CTX = re.compile(
@@ -258,7 +259,7 @@ _NATIONAL: tuple[tuple[Callable[[str], bool], str, str, bool], ...] = (
     (_jp_mynumber_valid, r"[0-9]{4}[ -]?[0-9]{4}[ -]?[0-9]{4}", r"my\s*number|マイナンバー|个人编号|個人番号", False),
 )
 # any of these names in front also lets a plain-digit token count (the generic "ID number" phrasing)
-_ID_GENERIC = r"national\s+id|id\s+(?:card\s+)?(?:number|no\.?|#)|identity\s+(?:card|number)|personal\s+(?:id|number|code)|证件号|身份证|身份號|身分"
+_ID_GENERIC = r"保险号|社保号|税号|个人号码|身份号码|登录号|登记号|识别号|national\s+id|id\s+(?:card\s+)?(?:number|no\.?|#)|identity\s+(?:card|number)|personal\s+(?:id|number|code)|证件号|身份证|身份號|身分"
 
 
 @cache
@@ -275,7 +276,7 @@ def _national_res() -> tuple[tuple[Callable[[str], bool], re.Pattern[str], re.Pa
 
 
 def find_national_id(text: str) -> Iterator[PiiFinding]:
-    if sum(c.isdigit() for c in text) < 6:
+    if sum(c.isdigit() for c in text) < 4:
         return
     for ok, shape, names, strong in _national_res():
         for m in shape.finditer(text):
@@ -307,7 +308,10 @@ def _doc_value(tok: str) -> bool:
     """A document number: 5-20 letters and digits with at least 4 digits, not a year or a word."""
     compact = re.sub(r"[ -]", "", tok)
     digits = sum(c.isdigit() for c in compact)
-    if digits < 4 or not 5 <= len(compact) <= 20 or _DOC_STOP.match(tok):
+    if not 5 <= len(compact) <= 20 or _DOC_STOP.match(tok):
+        return False
+    # mostly digits ("D1234567"), or a machine-style code in capitals ("C01X00T47", "WDLHNTF8OSO6")
+    if digits < 4 and not (digits >= 1 and compact.isupper() and len(compact) >= 8):
         return False
     return not re.fullmatch(r"(?:19|20)[0-9]{2}", compact)
 

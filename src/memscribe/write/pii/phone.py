@@ -27,12 +27,13 @@ __all__ = ["find_phone"]
 
 PHONE_WORDS = re.compile(
     r"(?i)(?<![a-z])(?:phone|telephone|tel|call|calls|calling|cell|cellphone|mobile|whatsapp|wechat|signal"
-    r"|telegram|viber|line|contact|fax|landline|hotline|text|sms|dial|ring|reach|number|extension|ext)(?![a-z])"
-    r"|电话|電話|手机|手機|号码|號碼|联系|聯繫|打给|打给我|致电|拨打|座机|传真|分机|热线|来电|微信|短信|打我"
+    r"|telegram|viber|line|contact|fax|landline|hotline|text|texts|sms|dial|ring|reach|reached|reachable|number"
+    r"|extension|ext)(?![a-z])|电话|電話|手机|手機|号码|號碼|联系|聯繫|打给|打给我|致电|拨打|座机|传真|分机|热线|来电|微信|短信|打我"
+    r"|打(?=[ ]?[0-9+(])"
 )
 _ORDER_WORDS = re.compile(
     r"(?i)(?<![a-z])(?:order|tracking|invoice|ref|reference|confirmation|booking|receipt|ticket|flight|serial"
-    r"|account|acct|iban|card|isbn|model|part|sku|policy|case|claim|member(?:ship)?|id)(?![a-z])"
+    r"|isbn|model|part|sku|policy|case|claim|membership|id)(?![a-z])"
     r"|订单|单号|运单|快递|发票|编号|流水|卡号|账号|帐号|会员|工号|学号|身份证|航班|车次|票号|序列号"
 )
 _EXT = re.compile(
@@ -93,6 +94,11 @@ def _order_context(text: str, start: int) -> bool:
     return bool(order) and (not phone or order[-1] > phone[-1])
 
 
+def _phone_word_before(text: str, start: int) -> bool:
+    """A phone word in the 40 chars before ``start`` (the number's first char included: "打023…")."""
+    return bool(PHONE_WORDS.search(before(text, start, 40) + text[start : start + 1]))
+
+
 def _valid_somewhere(candidate: str) -> bool:
     for region in pn.SUPPORTED_REGIONS:
         try:
@@ -108,7 +114,7 @@ def _digits(s: str) -> int:
 
 
 def find_phone(text: str) -> Iterator[PiiFinding]:
-    if _digits(text) < 5:
+    if _digits(text) < 4:
         return
     phone_word = bool(PHONE_WORDS.search(text))
     # 1. international form, any country
@@ -120,8 +126,14 @@ def find_phone(text: str) -> Iterator[PiiFinding]:
         except pn.NumberParseException:
             continue
         groups = re.findall(r"[0-9]+", raw)
-        if pn.is_possible_number(num) and all(len(g) >= 2 for g in groups[2:]):  # "+12.5 13.7 14.2"
-            yield finding("phone", text, m.start(), _with_extension(text, m.start() + len(raw)), 0.9)
+        decimals = "." in raw and not all(len(g) >= 2 for g in groups[2:])  # "+12.5 13.7 14.2" is not a phone
+        if pn.is_possible_number(num) and not decimals:
+            start = m.start()
+            if text[max(0, start - 4) : start].lower() == "tel:":
+                start -= 4
+            elif text[max(0, start - 1) : start] == "(" and ")" in raw:  # "(+86) 139…"
+                start -= 1
+            yield finding("phone", text, start, _with_extension(text, m.start() + len(raw)), 0.9)
     # 2. national form, in the regions the text points to
     for region in _regions(text):
         for pm in PhoneNumberMatcher(text, region, leniency=Leniency.VALID):
@@ -130,7 +142,7 @@ def find_phone(text: str) -> Iterator[PiiFinding]:
                 continue
             compact = re.sub(r"[^0-9]", "", raw)
             shaped = bool(_FORMATTED.search(raw)) or (region == "CN" and _CN_MOBILE.fullmatch(compact) is not None)
-            near_word = bool(PHONE_WORDS.search(before(text, pm.start, 40)))
+            near_word = _phone_word_before(text, pm.start)
             if shaped or near_word:
                 yield finding("phone", text, pm.start, _with_extension(text, pm.end), 0.85)
     for rx in (_NANP, _CN_MOBILE_TEXT, _CN_LANDLINE):
@@ -145,7 +157,7 @@ def find_phone(text: str) -> Iterator[PiiFinding]:
                 raw, start = raw[1:], m.start() + 1
             else:
                 start = m.start()
-            if _digits(raw) < 6 or not PHONE_WORDS.search(before(text, start, 40)) or _order_context(text, start):
+            if _digits(raw) < 6 or not _phone_word_before(text, start) or _order_context(text, start):
                 continue
             if _date_or_amount(text, start, start + len(raw), raw):
                 continue
