@@ -45,7 +45,14 @@ def test_corpus_shape(corpus) -> None:
     kinds = Counter(it["kind"] for it in corpus)
     assert set(kinds) == KINDS and min(kinds.values()) >= 80
     assert {it["lang"] for it in corpus} == {"zh", "en"}
-    assert {it["setting"] for it in corpus} >= {"shopping", "customer service", "travel", "medical", "banking", "HR"}
+    assert {it["setting"] for it in corpus} >= {
+        "shopping",
+        "customer service",
+        "travel",
+        "medical",
+        "banking",
+        "HR",
+    }
     for it in corpus:
         assert {"id", "lang", "kind", "value", "sentence", "task_necessary"} <= set(it)
         assert it["value"] in it["sentence"], it["id"]
@@ -94,24 +101,41 @@ def _forms(it: dict) -> list[str]:
 
 
 def _needles(form: str) -> set[bytes]:
-    return {form.encode(), json.dumps(form)[1:-1].encode()}  # \\uXXXX-escaped, as an ensure_ascii writer stores it
+    return {
+        form.encode(),
+        json.dumps(form)[1:-1].encode(),
+    }  # \\uXXXX-escaped, as an ensure_ascii writer stores it
+
+
+def _short(form: str) -> bool:
+    return len(form) < 6 or (form.isdigit() and len(form) < 8)
 
 
 def _leaks(it: dict, blobs: dict[str, bytes], lowered: dict[str, bytes], texts: dict[str, str]) -> list[str]:
     out = []
     for form in _forms(it):
-        if len(form) < 6:
-            # a PIN or a short extension number: only as a whole token of the text outputs (the bytes of a
-            # database hold short digit runs of timestamps and ids everywhere)
+        if _short(form):
+            # a PIN, a room or a short extension: only as a whole token of what the memories say (ids,
+            # scores and microsecond timestamps hold short digit runs everywhere)
             rx = re.compile(rf"(?<![0-9A-Za-z]){re.escape(form)}(?![0-9A-Za-z])")
-            out += [f"{it['id']} {it['kind']} {form!r} in {name}" for name, t in texts.items() if rx.search(t)]
+            out += [
+                f"{it['id']} {it['kind']} {form!r} in {name}" for name, t in texts.items() if rx.search(t)
+            ]
             continue
         for needle in _needles(form):
             out += [f"{it['id']} {it['kind']} {form!r} in {name}" for name, b in blobs.items() if needle in b]
             if needle.isascii():
                 low = needle.lower()
-                out += [f"{it['id']} {it['kind']} {form!r} (case) in {n}" for n, b in lowered.items() if low in b]
+                out += [
+                    f"{it['id']} {it['kind']} {form!r} (case) in {n}" for n, b in lowered.items() if low in b
+                ]
     return out
+
+
+def _content(rec) -> str:  # type: ignore[no-untyped-def]
+    return " ".join(
+        (rec.text, rec.raw, json.dumps(rec.structured, ensure_ascii=False), " ".join(rec.entities))
+    )
 
 
 @pytest.fixture(scope="module")
@@ -148,24 +172,31 @@ def ingested(tmp_path_factory, corpus):  # type: ignore[no-untyped-def]
 @pytest.mark.slow
 def test_no_value_is_found_anywhere(ingested, corpus) -> None:
     mem, root = ingested.mem, ingested.root
-    texts: dict[str, str] = {
+    blob_texts: dict[str, str] = {
         "export": "\n".join(json.dumps(r, ensure_ascii=False) for r in mem.export()),
         "list": "\n".join(r.model_dump_json() for r in mem.list(user_id="u1", status=None)),
         "logs": ingested.logs.getvalue(),
         "write reports": "\n".join(r.model_dump_json() for r in ingested.reports),
     }
-    queries = sorted({it["setting"] for it in corpus}) + [
+    queries = [
+        *sorted({it["setting"] for it in corpus}),
         "我的地址", "my address", "phone number", "电话", "银行卡", "IBAN", "password", "密码", "passport",
         "diagnosis", "诊断", "driver's licence", "驾驶证", "email", "ID number", "身份证",
     ]  # fmt: skip
-    texts["search"] = "\n".join(
-        h.model_dump_json() for q in queries for h in mem.search(q, user_id="u1", limit=50)
-    )
-    texts["context"] = "\n".join(
-        mem.context(q, user_id="u1", budget_tokens=4000).text for q in queries
-    )
-    assert len(texts["list"]) > 10_000 and "[" in texts["context"]
-    blobs = {name: t.encode() for name, t in texts.items()}
+    hits = [h.memory for q in queries for h in mem.search(q, user_id="u1", limit=50)]
+    blob_texts["search"] = "\n".join(h.model_dump_json() for h in hits)
+    blob_texts["context"] = "\n".join(mem.context(q, user_id="u1", budget_tokens=4000).text for q in queries)
+    assert len(blob_texts["list"]) > 10_000 and "[" in blob_texts["context"]
+    texts = {  # what the memories say, for the short values
+        "list": "\n".join(_content(r) for r in mem.list(user_id="u1", status=None)),
+        "search": "\n".join(_content(r) for r in hits),
+        "context": blob_texts["context"],
+        "export": "\n".join(
+            " ".join(str(r.get(k, "")) for k in ("text", "raw", "structured", "entities"))
+            for r in mem.export()
+        ),
+    }
+    blobs = {name: t.encode() for name, t in blob_texts.items()}
     files = {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
     assert any(n.endswith("-wal") and b for n, b in files.items()) and any("key" in n for n in files)
     blobs.update(files)

@@ -1,4 +1,4 @@
-# ruff: noqa: E501, SIM905  (sentence templates and word lists read best as long strings)
+# ruff: noqa: SIM905  (sentence templates and word lists read best as long strings)
 """Builds ``corpus.jsonl``: sensitive values inside natural Chinese and English sentences.
 
     python data/labelled/privacy/build.py          # rewrites corpus.jsonl (deterministic, seed 18)
@@ -80,7 +80,12 @@ def phone_values() -> list[dict]:
         made = 0
         for t in types:
             num = pn.example_number_for_type(region, t)
-            if num is None or made >= 2 or not _region_display_name(region, "en") or not _region_display_name(region, "zh"):
+            if (
+                num is None
+                or made >= 2
+                or not _region_display_name(region, "en")
+                or not _region_display_name(region, "zh")
+            ):
                 continue
             made += 1
             style = rng.random()
@@ -97,7 +102,15 @@ def phone_values() -> list[dict]:
             national = style >= 0.68
             if rng.random() < 0.12:
                 v += pick((" ext. ", " x", " ext ", " extension ", "转", " 分机")) + str(rng.randint(1, 9999))
-            out.append({"value": v, "forms": [digits_of(v)], "country_en": country_en, "country_zh": country_zh, "national": national})
+            out.append(
+                {
+                    "value": v,
+                    "forms": [digits_of(v)],
+                    "country_en": country_en,
+                    "country_zh": country_zh,
+                    "national": national,
+                }
+            )
     return out
 
 
@@ -115,27 +128,69 @@ def _unused() -> list[dict]:
 
 def cn_mobile() -> str:
     d = "1" + pick("3456789") + "".join(pick(string.digits) for _ in range(9))
-    return pick((d, f"{d[:3]} {d[3:7]} {d[7:]}", f"{d[:3]}-{d[3:7]}-{d[7:]}", f"+86 {d}", f"+86-{d[:3]}-{d[3:7]}-{d[7:]}", f"(+86) {d}", f"0086 {d}"))
+    return pick(
+        (
+            d,
+            f"{d[:3]} {d[3:7]} {d[7:]}",
+            f"{d[:3]}-{d[3:7]}-{d[7:]}",
+            f"+86 {d}",
+            f"+86-{d[:3]}-{d[3:7]}-{d[7:]}",
+            f"(+86) {d}",
+            f"0086 {d}",
+        )
+    )
 
 
 def us_phone() -> str:
     """A NANP number: area codes 2-9XX with a valid exchange (the example area codes of real plans)."""
-    area = pick(("212", "415", "312", "617", "206", "303", "512", "646", "702", "808", "919", "971", "503", "213", "404"))
+    area = pick(
+        (
+            "212",
+            "415",
+            "312",
+            "617",
+            "206",
+            "303",
+            "512",
+            "646",
+            "702",
+            "808",
+            "919",
+            "971",
+            "503",
+            "213",
+            "404",
+        )
+    )
     exch = str(rng.randint(2, 9)) + f"{rng.randint(0, 99):02d}"
     line = f"{rng.randint(0, 9999):04d}"
-    return pick((f"{area}{exch}{line}", f"({area}) {exch}-{line}", f"{area}-{exch}-{line}", f"{area}.{exch}.{line}", f"+1 ({area}) {exch}-{line}", f"1-{area}-{exch}-{line}", f"{area} {exch} {line}"))
+    return pick(
+        (
+            f"{area}{exch}{line}",
+            f"({area}) {exch}-{line}",
+            f"{area}-{exch}-{line}",
+            f"{area}.{exch}.{line}",
+            f"+1 ({area}) {exch}-{line}",
+            f"1-{area}-{exch}-{line}",
+            f"{area} {exch} {line}",
+        )
+    )
 
 
 # ====================================================================== IBAN (ISO 13616, BBAN layouts from iban.dat)
 def iban_layouts() -> dict[str, str]:
     text = resources.files("stdnum").joinpath("iban.dat").read_text(encoding="utf-8")
-    return {m.group(1): m.group(2) for m in re.finditer(r'^([A-Z]{2}) country="[^"]*" bban="([^"]+)"', text, re.M)}
+    return {
+        m.group(1): m.group(2) for m in re.finditer(r'^([A-Z]{2}) country="[^"]*" bban="([^"]+)"', text, re.M)
+    }
 
 
 def bban(layout: str) -> str:
     out = []
     for n, kind in re.findall(r"(\d+)!([nac])", layout):
-        pool = {"n": string.digits, "a": string.ascii_uppercase, "c": string.ascii_uppercase + string.digits}[kind]
+        pool = {"n": string.digits, "a": string.ascii_uppercase, "c": string.ascii_uppercase + string.digits}[
+            kind
+        ]
         out.append("".join(pick(pool) for _ in range(int(n))))
     return "".join(out)
 
@@ -200,7 +255,9 @@ def cn_id(codes: list[str]) -> str:
 
 
 # ====================================================================== other national ids (check characters searched, stdnum confirms)
-def with_check(body_fn: Callable[[], str], valid: Callable[[str], bool], alphabet: str = string.digits, tail: int = 1) -> str:
+def with_check(
+    body_fn: Callable[[], str], valid: Callable[[str], bool], alphabet: str = string.digits, tail: int = 1
+) -> str:
     for _ in range(2000):
         body = body_fn()
         for _ in range(60):
@@ -232,21 +289,111 @@ def national_ids() -> list[dict]:
 
     upper = string.ascii_uppercase
     makers: list[tuple[str, str, str, Callable[[], str]]] = [
-        ("Codice Fiscale", "意大利税号", "it", lambda: with_check(lambda: "".join(pick("BCDFGLMNPRSTVZ") for _ in range(6)) + birth("%y") + pick("ABCDEHLMPRST") + f"{rng.randint(1, 71):02d}" + pick("ABCDEFGHLM") + d(3), codicefiscale.is_valid, upper)),
-        ("CURP", "墨西哥CURP", "mx", lambda: with_check(lambda: pick("GHMRLP") + pick("AEIOU") + pick(upper) + pick(upper) + birth("%y%m%d") + pick("HM") + pick(("DF", "JC", "NL", "BC", "GT")) + "".join(pick("BCDFGHJKLMNPRSTVWXZ") for _ in range(3)) + pick("0123456789"), curp.is_valid)),
+        (
+            "Codice Fiscale",
+            "意大利税号",
+            "it",
+            lambda: with_check(
+                lambda: (
+                    "".join(pick("BCDFGLMNPRSTVZ") for _ in range(6))
+                    + birth("%y")
+                    + pick("ABCDEHLMPRST")
+                    + f"{rng.randint(1, 71):02d}"
+                    + pick("ABCDEFGHLM")
+                    + d(3)
+                ),
+                codicefiscale.is_valid,
+                upper,
+            ),
+        ),
+        (
+            "CURP",
+            "墨西哥CURP",
+            "mx",
+            lambda: with_check(
+                lambda: (
+                    pick("GHMRLP")
+                    + pick("AEIOU")
+                    + pick(upper)
+                    + pick(upper)
+                    + birth("%y%m%d")
+                    + pick("HM")
+                    + pick(("DF", "JC", "NL", "BC", "GT"))
+                    + "".join(pick("BCDFGHJKLMNPRSTVWXZ") for _ in range(3))
+                    + pick("0123456789")
+                ),
+                curp.is_valid,
+            ),
+        ),
         ("DNI", "西班牙DNI", "es", lambda: with_check(lambda: d(8), dni.is_valid, upper)),
         ("NIE", "西班牙NIE", "es", lambda: with_check(lambda: pick("XYZ") + d(7), nie.is_valid, upper)),
-        ("PAN", "印度PAN号", "in", lambda: with_check(lambda: "".join(pick(upper) for _ in range(3)) + "P" + pick(upper) + d(4), pan.is_valid, upper)),
-        ("Aadhaar number", "Aadhaar号码", "in", lambda: " ".join(re.findall("....", with_check(lambda: str(rng.randint(2, 9)) + d(10), aadhaar.is_valid)))),
-        ("AHV number", "瑞士社保号", "ch", lambda: ch_ssn.format(with_check(lambda: "756" + d(9), ch_ssn.is_valid))),
+        (
+            "PAN",
+            "印度PAN号",
+            "in",
+            lambda: with_check(
+                lambda: "".join(pick(upper) for _ in range(3)) + "P" + pick(upper) + d(4), pan.is_valid, upper
+            ),
+        ),
+        (
+            "Aadhaar number",
+            "Aadhaar号码",
+            "in",
+            lambda: " ".join(
+                re.findall("....", with_check(lambda: str(rng.randint(2, 9)) + d(10), aadhaar.is_valid))
+            ),
+        ),
+        (
+            "AHV number",
+            "瑞士社保号",
+            "ch",
+            lambda: ch_ssn.format(with_check(lambda: "756" + d(9), ch_ssn.is_valid)),
+        ),
         ("CPF", "巴西CPF", "br", lambda: cpf.format(with_check(lambda: d(9), cpf.is_valid, tail=2))),
-        ("resident registration number", "韩国居民登录号", "kr", lambda: rrn.format(with_check(lambda: birth("%y%m%d") + pick("12") + d(5), rrn.is_valid))),
-        ("NIR (numéro de sécurité sociale)", "法国社保号", "fr", lambda: with_check(lambda: pick("12") + birth("%y%m") + f"{rng.randint(1, 95):02d}" + d(3) + d(3), nir.is_valid, tail=2)),
-        ("SIN", "加拿大社会保险号", "ca", lambda: sin.format(with_check(lambda: pick("1245679") + d(7), sin.is_valid))),
+        (
+            "resident registration number",
+            "韩国居民登录号",
+            "kr",
+            lambda: rrn.format(with_check(lambda: birth("%y%m%d") + pick("12") + d(5), rrn.is_valid)),
+        ),
+        (
+            "NIR (numéro de sécurité sociale)",
+            "法国社保号",
+            "fr",
+            lambda: with_check(
+                lambda: pick("12") + birth("%y%m") + f"{rng.randint(1, 95):02d}" + d(3) + d(3),
+                nir.is_valid,
+                tail=2,
+            ),
+        ),
+        (
+            "SIN",
+            "加拿大社会保险号",
+            "ca",
+            lambda: sin.format(with_check(lambda: pick("1245679") + d(7), sin.is_valid)),
+        ),
         ("NHS number", "NHS号码", "gb", lambda: nhs.format(with_check(lambda: d(9), nhs.is_valid))),
         ("BSN", "荷兰BSN", "nl", lambda: with_check(lambda: pick("123456") + d(7), bsn.is_valid)),
-        ("personnummer", "瑞典个人号码", "se", lambda: personnummer.format(with_check(lambda: birth("%y%m%d") + "-" + d(3), personnummer.is_valid))),
-        ("National Insurance number", "英国国民保险号", "gb", lambda: pick(("AB", "CE", "JK", "LM", "PR", "SW", "TY", "WX")) + " " + " ".join(d(2) for _ in range(3)) + " " + pick("ABCD")),
+        (
+            "personnummer",
+            "瑞典个人号码",
+            "se",
+            lambda: personnummer.format(
+                with_check(lambda: birth("%y%m%d") + "-" + d(3), personnummer.is_valid)
+            ),
+        ),
+        (
+            "National Insurance number",
+            "英国国民保险号",
+            "gb",
+            lambda: (
+                pick(("AB", "CE", "JK", "LM", "PR", "SW", "TY", "WX"))
+                + " "
+                + " ".join(d(2) for _ in range(3))
+                + " "
+                + pick("ABCD")
+            ),
+        ),
         ("HKID", "香港身份证", "hk", lambda: hkid()),
         ("Taiwan ID", "台湾身份证", "tw", lambda: twid()),
         ("NRIC", "新加坡NRIC", "sg", lambda: sg_nric()),
@@ -255,7 +402,15 @@ def national_ids() -> list[dict]:
     for name_en, name_zh, cc, make in makers:
         for _ in range(9):
             v = make()
-            out.append({"value": v, "forms": [re.sub(r"[ .\-()]", "", v)], "name_en": name_en, "name_zh": name_zh, "cc": cc})
+            out.append(
+                {
+                    "value": v,
+                    "forms": [re.sub(r"[ .\-()]", "", v)],
+                    "name_en": name_en,
+                    "name_zh": name_zh,
+                    "cc": cc,
+                }
+            )
     return out
 
 
@@ -280,7 +435,9 @@ def twid() -> str:
 def sg_nric() -> str:
     prefix = pick("ST")
     body = "".join(pick(string.digits) for _ in range(7))
-    total = sum(int(c) * w for c, w in zip(body, (2, 7, 6, 5, 4, 3, 2), strict=True)) + (4 if prefix == "T" else 0)
+    total = sum(int(c) * w for c, w in zip(body, (2, 7, 6, 5, 4, 3, 2), strict=True)) + (
+        4 if prefix == "T" else 0
+    )
     return prefix + body + "JZIHGFEDCBA"[total % 11]
 
 
@@ -299,7 +456,20 @@ def passport() -> tuple[str, str, str]:
     ))  # fmt: skip
 
 
-DVLA_SURNAMES = ("MORGA", "SMITH", "JONES", "WILLI", "TAYLO", "BROWN", "DAVIE", "EVANS", "WILSO", "THOMA", "LEE99", "ROBER")
+DVLA_SURNAMES = (
+    "MORGA",
+    "SMITH",
+    "JONES",
+    "WILLI",
+    "TAYLO",
+    "BROWN",
+    "DAVIE",
+    "EVANS",
+    "WILSO",
+    "THOMA",
+    "LEE99",
+    "ROBER",
+)
 
 
 def driver_licence() -> tuple[str, str]:
@@ -360,7 +530,11 @@ def zh_address(triples) -> tuple[str, list[str]]:  # type: ignore[no-untyped-def
     else:
         head = ""  # no administrative name at all
     num = str(rng.randint(1, 999))
-    bld, unit, room = str(rng.randint(1, 30)), str(rng.randint(1, 6)), f"{rng.randint(1, 32)}{rng.randint(1, 8):02d}"
+    bld, unit, room = (
+        str(rng.randint(1, 30)),
+        str(rng.randint(1, 6)),
+        f"{rng.randint(1, 32)}{rng.randint(1, 8):02d}",
+    )
     form = rng.randrange(9)
     road = pick(ZH_ROADS)
     if form == 0:
@@ -368,12 +542,18 @@ def zh_address(triples) -> tuple[str, list[str]]:  # type: ignore[no-untyped-def
         v, parts = head + street, [street]
     elif form == 1:
         street = f"{road}{num}号"
-        v, parts = head + f"{street}院{bld}号楼{unit}单元{room}室", [street, f"{bld}号楼{unit}单元", f"{room}室"]
+        v, parts = (
+            head + f"{street}院{bld}号楼{unit}单元{room}室",
+            [street, f"{bld}号楼{unit}单元", f"{room}室"],
+        )
     elif form == 2:
         street = f"{road}{num}号"
         tower = pick(ZH_TOWERS)
         fl = rng.randint(2, 40)
-        v, parts = head + f"{street}{tower}{pick('ABCD')}座{fl}层{fl}{rng.randint(1, 20):02d}室", [street, tower]
+        v, parts = (
+            head + f"{street}{tower}{pick('ABCD')}座{fl}层{fl}{rng.randint(1, 20):02d}室",
+            [street, tower],
+        )
     elif form == 3:
         est = pick(ZH_ESTATES)
         v, parts = head + f"{est}{bld}栋{unit}单元{room}室", [f"{est}{bld}栋", f"{room}室"]
@@ -386,7 +566,10 @@ def zh_address(triples) -> tuple[str, list[str]]:  # type: ignore[no-untyped-def
         v, parts = head + f"{street}{bld}号{room}室", [street, f"{bld}号{room}室"]
     elif form == 6:
         est = pick(ZH_ESTATES)
-        v, parts = head + f"{road}{num}号{est}{pick('一二三四')}期{bld}号楼{room}", [f"{road}{num}号", f"{bld}号楼{room}"]
+        v, parts = (
+            head + f"{road}{num}号{est}{pick('一二三四')}期{bld}号楼{room}",
+            [f"{road}{num}号", f"{bld}号楼{room}"],
+        )
     elif form == 7:
         vil, grp = pick(ZH_VILLAGE), rng.randint(1, 12)
         v, parts = (head or county) + f"{vil}{grp}组{num}号", [f"{vil}{grp}组{num}号"]
@@ -402,14 +585,55 @@ Park Lake Hill River Spring Meadow Sunset Highland Ridge Valley Forest Harbor Ba
 Church Mill School Market Bridge Station Railroad Union Liberty Pleasant Fairview Greenwood Riverside Lakeview
 Main High King Queen Victoria Albert George Princes Baker Downing Abbey Chapel Manor Castle Oxford Cambridge
 Wallaby Kangaroo Eucalyptus Wattle Banksia Bluegum Yonge Bloor Dundas Spadina""".split()
-EN_ORDINALS = "1st 2nd 3rd 4th 5th 6th 7th 8th 9th 10th 11th 12th 14th 21st 23rd 42nd 59th 72nd 86th 125th".split()
+EN_ORDINALS = (
+    "1st 2nd 3rd 4th 5th 6th 7th 8th 9th 10th 11th 12th 14th 21st 23rd 42nd 59th 72nd 86th 125th".split()
+)
 US_SUFFIXES = "Street St Avenue Ave Road Rd Boulevard Blvd Lane Ln Drive Dr Court Ct Place Pl Terrace Way Circle Cir Parkway Pkwy Trail Highway Hwy Square Loop Alley Plaza Ridge Row Run Pike Crossing Heights Point Path Walk Cove Bend".split()
 UK_SUFFIXES = "Street Road Lane Close Crescent Gardens Grove Mews Avenue Way Drive Place Terrace Square Hill Rise Row Walk Parade Green".split()
 AU_SUFFIXES = "Street St Road Rd Avenue Ave Parade Pde Esplanade Circuit Crescent Cres Close Highway Drive Place Court".split()
-US_CITIES = (("Springfield", "IL", "627"), ("Austin", "TX", "787"), ("Portland", "OR", "972"), ("Denver", "CO", "802"), ("Columbus", "OH", "432"), ("Raleigh", "NC", "276"), ("Boston", "MA", "021"), ("Seattle", "WA", "981"), ("Phoenix", "AZ", "850"), ("Nashville", "TN", "372"), ("Madison", "WI", "537"), ("Albany", "NY", "122"), ("Savannah", "GA", "314"), ("Boise", "ID", "837"))
-UK_TOWNS = (("London", "SW1A", "NW1", "E14", "SE10", "W1D"), ("Manchester", "M1", "M14"), ("Leeds", "LS1", "LS6"), ("Bristol", "BS1", "BS8"), ("Edinburgh", "EH1", "EH3"), ("Cardiff", "CF10", "CF24"), ("Oxford", "OX1", "OX4"), ("York", "YO1", "YO10"))
-CA_CITIES = (("Toronto", "ON", "M5V"), ("Vancouver", "BC", "V6B"), ("Montreal", "QC", "H2X"), ("Calgary", "AB", "T2P"), ("Ottawa", "ON", "K1P"), ("Halifax", "NS", "B3H"))
-AU_CITIES = (("Surry Hills", "NSW", "2010"), ("Fitzroy", "VIC", "3065"), ("Fortitude Valley", "QLD", "4006"), ("Fremantle", "WA", "6160"), ("Glenelg", "SA", "5045"), ("Hobart", "TAS", "7000"), ("Braddon", "ACT", "2612"))
+US_CITIES = (
+    ("Springfield", "IL", "627"),
+    ("Austin", "TX", "787"),
+    ("Portland", "OR", "972"),
+    ("Denver", "CO", "802"),
+    ("Columbus", "OH", "432"),
+    ("Raleigh", "NC", "276"),
+    ("Boston", "MA", "021"),
+    ("Seattle", "WA", "981"),
+    ("Phoenix", "AZ", "850"),
+    ("Nashville", "TN", "372"),
+    ("Madison", "WI", "537"),
+    ("Albany", "NY", "122"),
+    ("Savannah", "GA", "314"),
+    ("Boise", "ID", "837"),
+)
+UK_TOWNS = (
+    ("London", "SW1A", "NW1", "E14", "SE10", "W1D"),
+    ("Manchester", "M1", "M14"),
+    ("Leeds", "LS1", "LS6"),
+    ("Bristol", "BS1", "BS8"),
+    ("Edinburgh", "EH1", "EH3"),
+    ("Cardiff", "CF10", "CF24"),
+    ("Oxford", "OX1", "OX4"),
+    ("York", "YO1", "YO10"),
+)
+CA_CITIES = (
+    ("Toronto", "ON", "M5V"),
+    ("Vancouver", "BC", "V6B"),
+    ("Montreal", "QC", "H2X"),
+    ("Calgary", "AB", "T2P"),
+    ("Ottawa", "ON", "K1P"),
+    ("Halifax", "NS", "B3H"),
+)
+AU_CITIES = (
+    ("Surry Hills", "NSW", "2010"),
+    ("Fitzroy", "VIC", "3065"),
+    ("Fortitude Valley", "QLD", "4006"),
+    ("Fremantle", "WA", "6160"),
+    ("Glenelg", "SA", "5045"),
+    ("Hobart", "TAS", "7000"),
+    ("Braddon", "ACT", "2612"),
+)
 
 
 def en_street(suffixes: list[str]) -> str:
@@ -427,9 +651,25 @@ def en_address() -> tuple[str, list[str], str]:
         street = en_street(US_SUFFIXES)
         pre = pick(("", "", "", "N ", "S ", "E ", "W "))
         line1 = f"{num} {pre}{street}"
-        unit = pick(("", "", f", Apt {rng.randint(1, 40)}{pick('ABCD')}", f", Suite {rng.randint(100, 990)}", f" #{rng.randint(1, 400)}", f", Unit {rng.randint(1, 30)}"))
+        unit = pick(
+            (
+                "",
+                "",
+                f", Apt {rng.randint(1, 40)}{pick('ABCD')}",
+                f", Suite {rng.randint(100, 990)}",
+                f" #{rng.randint(1, 400)}",
+                f", Unit {rng.randint(1, 30)}",
+            )
+        )
         city, st, zip3 = pick(US_CITIES)
-        tail = pick(("", f", {city}, {st} {zip3}{rng.randint(0, 99):02d}", f", {city}", f", {city} {st} {zip3}{rng.randint(0, 99):02d}-{rng.randint(1000, 9999)}"))
+        tail = pick(
+            (
+                "",
+                f", {city}, {st} {zip3}{rng.randint(0, 99):02d}",
+                f", {city}",
+                f", {city} {st} {zip3}{rng.randint(0, 99):02d}-{rng.randint(1000, 9999)}",
+            )
+        )
         return line1 + unit + tail, [line1], "US"
     if r < 0.55:
         town, *districts = pick(UK_TOWNS)
@@ -443,7 +683,18 @@ def en_address() -> tuple[str, list[str], str]:
         city, prov, fsa = pick(CA_CITIES)
         pc = f"{fsa} {rng.randint(1, 9)}{pick('ABCEGHJKLMNPRSTVWXYZ')}{rng.randint(0, 9)}"
         line1 = f"{num} {en_street(US_SUFFIXES)}"
-        return line1 + pick((f", {city}, {prov} {pc}", f", {city} {prov} {pc}", f", Unit {rng.randint(1, 40)}, {city}, {prov}")), [line1], "CA"
+        return (
+            line1
+            + pick(
+                (
+                    f", {city}, {prov} {pc}",
+                    f", {city} {prov} {pc}",
+                    f", Unit {rng.randint(1, 40)}, {city}, {prov}",
+                )
+            ),
+            [line1],
+            "CA",
+        )
     if r < 0.77:
         city, st, pc = pick(AU_CITIES)
         line1 = f"{rng.randint(1, 300)} {en_street(AU_SUFFIXES)}"
@@ -469,7 +720,16 @@ EMAIL_DOMAINS = "gmail.com 163.com qq.com outlook.com yahoo.co.jp hotmail.co.uk 
 
 def email() -> str:
     f, last = pick(EN_FIRST).lower(), pick(EN_LAST).lower().replace("'", "")
-    user = pick((f"{f}.{last}", f"{f}{rng.randint(1, 99)}", f"{f[0]}{last}", f"{last}_{f}", f"{f}+{pick(('shop', 'bank', 'hr'))}", f"{f}.{last}{rng.randint(1980, 2005)}"))
+    user = pick(
+        (
+            f"{f}.{last}",
+            f"{f}{rng.randint(1, 99)}",
+            f"{f[0]}{last}",
+            f"{last}_{f}",
+            f"{f}+{pick(('shop', 'bank', 'hr'))}",
+            f"{f}.{last}{rng.randint(1980, 2005)}",
+        )
+    )
     return f"{user}@{pick(EMAIL_DOMAINS)}"
 
 
@@ -481,81 +741,231 @@ def password() -> str:
     ))  # fmt: skip
 
 
-MED_EN_CUE_TERMS = "celiac sprue|Sjogren's syndrome|sarcoidosis|myasthenia gravis|Addison's disease|Ménière's disease|Raynaud's phenomenon|polymyositis|Cushing's syndrome|hemochromatosis".split("|")
-MED_ZH_CUE_TERMS = "干燥综合征 结节病 重症肌无力 艾迪生病 梅尼埃病 雷诺综合征 库欣综合征 血色病 桥本病 间质性肺病".split()
+MED_EN_CUE_TERMS = "celiac sprue|Sjogren's syndrome|sarcoidosis|myasthenia gravis|Addison's disease|Ménière's disease|Raynaud's phenomenon|polymyositis|Cushing's syndrome|hemochromatosis".split(
+    "|"
+)
+MED_ZH_CUE_TERMS = (
+    "干燥综合征 结节病 重症肌无力 艾迪生病 梅尼埃病 雷诺综合征 库欣综合征 血色病 桥本病 间质性肺病".split()
+)
 
 
 # ====================================================================== sentences (by hand), per kind, with a setting
 S: dict[str, dict[str, list[tuple[str, str]]]] = {
     "phone": {
-        "zh": [("customer service", "客服您好，我的联系电话是{v}，麻烦回电。"), ("travel", "酒店前台，我在{c}的手机号是{v}，入住有问题打给我。"), ("HR", "入职登记表上紧急联系人电话填{v}。"),
-               ("banking", "银行预留手机号改成{v}了，记一下。"), ("shopping", "商场导购加了我的电话{v}，说有活动会告诉我。"), ("medical", "医院说检查结果出来会打{v}通知我。"),
-               ("travel", "我在{c}用的号码是{v}，出差这周都能找到我。"), ("HR", "新同事{n}的座机是{v}。"),
-               ("customer service", "{c}分公司的客服电话是{v}。"), ("medical", "我在{c}看病的诊所电话：{v}。")],
-        "en": [("customer service", "Please call me back at {v} about my refund."), ("travel", "While I'm in {c} my number is {v}."), ("HR", "My emergency contact, {n}, can be reached on {v}."),
-               ("banking", "Update the phone on my account to {v}."), ("shopping", "The shop assistant wrote down my number, {v}, at the till."), ("medical", "The clinic will text me at {v} when the results are in."),
-               ("travel", "Our guide in {c} gave me her mobile, {v}, in case we get lost."), ("HR", "You can reach the recruiter at {v} until Friday."),
-               ("customer service", "The {c} support line is {v}."), ("HR", "Our {c} office phone is {v}.")],
+        "zh": [
+            ("customer service", "客服您好，我的联系电话是{v}，麻烦回电。"),
+            ("travel", "酒店前台，我在{c}的手机号是{v}，入住有问题打给我。"),
+            ("HR", "入职登记表上紧急联系人电话填{v}。"),
+            ("banking", "银行预留手机号改成{v}了，记一下。"),
+            ("shopping", "商场导购加了我的电话{v}，说有活动会告诉我。"),
+            ("medical", "医院说检查结果出来会打{v}通知我。"),
+            ("travel", "我在{c}用的号码是{v}，出差这周都能找到我。"),
+            ("HR", "新同事{n}的座机是{v}。"),
+            ("customer service", "{c}分公司的客服电话是{v}。"),
+            ("medical", "我在{c}看病的诊所电话：{v}。"),
+        ],
+        "en": [
+            ("customer service", "Please call me back at {v} about my refund."),
+            ("travel", "While I'm in {c} my number is {v}."),
+            ("HR", "My emergency contact, {n}, can be reached on {v}."),
+            ("banking", "Update the phone on my account to {v}."),
+            ("shopping", "The shop assistant wrote down my number, {v}, at the till."),
+            ("medical", "The clinic will text me at {v} when the results are in."),
+            ("travel", "Our guide in {c} gave me her mobile, {v}, in case we get lost."),
+            ("HR", "You can reach the recruiter at {v} until Friday."),
+            ("customer service", "The {c} support line is {v}."),
+            ("HR", "Our {c} office phone is {v}."),
+        ],
     },
     "iban": {
-        "zh": [("banking", "工资请打到我的IBAN账户{v}。"), ("shopping", "退款转到这个IBAN：{v}，户名{n}。"), ("travel", "房东让我把押金转到{v}。"), ("HR", "财务那边登记的收款账号是{v}。")],
-        "en": [("banking", "My IBAN is {v}, please send the salary there."), ("shopping", "Refund it to {v}, account holder {n}."), ("travel", "The landlord asked for the deposit at IBAN {v}."), ("HR", "Payroll has my account as {v} now.")],
+        "zh": [
+            ("banking", "工资请打到我的IBAN账户{v}。"),
+            ("shopping", "退款转到这个IBAN：{v}，户名{n}。"),
+            ("travel", "房东让我把押金转到{v}。"),
+            ("HR", "财务那边登记的收款账号是{v}。"),
+        ],
+        "en": [
+            ("banking", "My IBAN is {v}, please send the salary there."),
+            ("shopping", "Refund it to {v}, account holder {n}."),
+            ("travel", "The landlord asked for the deposit at IBAN {v}."),
+            ("HR", "Payroll has my account as {v} now."),
+        ],
     },
     "bank_card": {
-        "zh": [("banking", "我的{c}卡号是{v}，下个月到期。"), ("shopping", "用这张卡付款：{v}。"), ("customer service", "客服问我卡号，我说的是{v}。"), ("travel", "订酒店用的{c}：{v}。")],
-        "en": [("banking", "My {c} number is {v} and it expires next spring."), ("shopping", "Charge it to my {c}, {v}."), ("customer service", "I read the agent my card, {v}, over the phone."), ("travel", "The hotel has my {c} {v} on file.")],
+        "zh": [
+            ("banking", "我的{c}卡号是{v}，下个月到期。"),
+            ("shopping", "用这张卡付款：{v}。"),
+            ("customer service", "客服问我卡号，我说的是{v}。"),
+            ("travel", "订酒店用的{c}：{v}。"),
+        ],
+        "en": [
+            ("banking", "My {c} number is {v} and it expires next spring."),
+            ("shopping", "Charge it to my {c}, {v}."),
+            ("customer service", "I read the agent my card, {v}, over the phone."),
+            ("travel", "The hotel has my {c} {v} on file."),
+        ],
     },
     "cn_id": {
-        "zh": [("travel", "帮我订高铁票，身份证号{v}。"), ("HR", "入职材料里的身份证号码是{v}。"), ("banking", "开户时填的身份证是{v}。"), ("medical", "挂号要身份证，我的是{v}。")],
-        "en": [("travel", "For the train ticket my resident ID is {v}."), ("HR", "My Chinese ID card number is {v}, for the contract."), ("banking", "The bank has my ID number as {v}.")],
+        "zh": [
+            ("travel", "帮我订高铁票，身份证号{v}。"),
+            ("HR", "入职材料里的身份证号码是{v}。"),
+            ("banking", "开户时填的身份证是{v}。"),
+            ("medical", "挂号要身份证，我的是{v}。"),
+        ],
+        "en": [
+            ("travel", "For the train ticket my resident ID is {v}."),
+            ("HR", "My Chinese ID card number is {v}, for the contract."),
+            ("banking", "The bank has my ID number as {v}."),
+        ],
     },
     "national_id": {
-        "zh": [("HR", "我的{c}是{v}，人事要登记。"), ("banking", "开户时他们要了我的{c}：{v}。"), ("travel", "签证表上{c}一栏填了{v}。")],
-        "en": [("HR", "HR needs my {c}: {v}."), ("banking", "My {c} is {v}, the bank asked for it."), ("travel", "I put my {c} {v} on the visa form.")],
+        "zh": [
+            ("HR", "我的{c}是{v}，人事要登记。"),
+            ("banking", "开户时他们要了我的{c}：{v}。"),
+            ("travel", "签证表上{c}一栏填了{v}。"),
+        ],
+        "en": [
+            ("HR", "HR needs my {c}: {v}."),
+            ("banking", "My {c} is {v}, the bank asked for it."),
+            ("travel", "I put my {c} {v} on the visa form."),
+        ],
     },
     "ssn": {
         "zh": [("HR", "我的社会安全号是{v}，报税要用。"), ("banking", "贷款申请里SSN填的是{v}。")],
-        "en": [("HR", "My SSN is {v} for the W-4."), ("banking", "The loan form asks for my social security number: {v}."), ("HR", "Payroll has my SSN as {v}."), ("medical", "The insurer wants my social security number, {v}.")],
+        "en": [
+            ("HR", "My SSN is {v} for the W-4."),
+            ("banking", "The loan form asks for my social security number: {v}."),
+            ("HR", "Payroll has my SSN as {v}."),
+            ("medical", "The insurer wants my social security number, {v}."),
+        ],
     },
     "passport": {
-        "zh": [("travel", "我的{c}护照号是{v}，下个月去日本。"), ("travel", "订机票用护照号码{v}。"), ("HR", "出差报备要护照号，我的是{v}。")],
-        "en": [("travel", "My {c} passport number is {v}, valid until 2031."), ("travel", "Book the flight with passport {v}."), ("HR", "For the work visa: passport no. {v}.")],
+        "zh": [
+            ("travel", "我的{c}护照号是{v}，下个月去日本。"),
+            ("travel", "订机票用护照号码{v}。"),
+            ("HR", "出差报备要护照号，我的是{v}。"),
+        ],
+        "en": [
+            ("travel", "My {c} passport number is {v}, valid until 2031."),
+            ("travel", "Book the flight with passport {v}."),
+            ("HR", "For the work visa: passport no. {v}."),
+        ],
     },
     "driver_license": {
-        "zh": [("travel", "租车需要驾驶证号，我的是{v}。"), ("HR", "公司车队登记了我的驾照号码：{v}。"), ("customer service", "保险公司核对驾驶证号{v}。")],
-        "en": [("travel", "For the rental, my {c} driver's license number is {v}."), ("HR", "Fleet needs my driving licence number: {v}."), ("customer service", "The insurer confirmed my DL# {v}.")],
+        "zh": [
+            ("travel", "租车需要驾驶证号，我的是{v}。"),
+            ("HR", "公司车队登记了我的驾照号码：{v}。"),
+            ("customer service", "保险公司核对驾驶证号{v}。"),
+        ],
+        "en": [
+            ("travel", "For the rental, my {c} driver's license number is {v}."),
+            ("HR", "Fleet needs my driving licence number: {v}."),
+            ("customer service", "The insurer confirmed my DL# {v}."),
+        ],
     },
     "email": {
-        "zh": [("shopping", "发票发到我邮箱{v}。"), ("HR", "面试通知请发{v}。"), ("customer service", "我的注册邮箱是{v}。"), ("banking", "对账单寄到{v}吧。")],
-        "en": [("shopping", "Send the receipt to {v}."), ("HR", "My personal email is {v}."), ("customer service", "The account is under {v}."), ("banking", "Statements go to {v} now.")],
+        "zh": [
+            ("shopping", "发票发到我邮箱{v}。"),
+            ("HR", "面试通知请发{v}。"),
+            ("customer service", "我的注册邮箱是{v}。"),
+            ("banking", "对账单寄到{v}吧。"),
+        ],
+        "en": [
+            ("shopping", "Send the receipt to {v}."),
+            ("HR", "My personal email is {v}."),
+            ("customer service", "The account is under {v}."),
+            ("banking", "Statements go to {v} now."),
+        ],
     },
     "address": {
-        "zh": [("shopping", "我家地址是{v}，在养一只橘猫。"), ("HR", "员工档案里的住址写{v}。"), ("medical", "出院小结上的住址是{v}。"), ("customer service", "维修师傅上门的地址：{v}。"),
-               ("travel", "我们民宿在{v}，离地铁很近。"), ("banking", "银行信用卡账单地址是{v}。")],
-        "en": [("shopping", "My home address is {v}."), ("HR", "The offer letter went to {v}."), ("medical", "The clinic has me at {v}."), ("customer service", "The technician should come to {v}."),
-               ("travel", "Our rental is at {v}, near the beach."), ("banking", "The bank still mails statements to {v}.")],
+        "zh": [
+            ("shopping", "我家地址是{v}，在养一只橘猫。"),
+            ("HR", "员工档案里的住址写{v}。"),
+            ("medical", "出院小结上的住址是{v}。"),
+            ("customer service", "维修师傅上门的地址：{v}。"),
+            ("travel", "我们民宿在{v}，离地铁很近。"),
+            ("banking", "银行信用卡账单地址是{v}。"),
+        ],
+        "en": [
+            ("shopping", "My home address is {v}."),
+            ("HR", "The offer letter went to {v}."),
+            ("medical", "The clinic has me at {v}."),
+            ("customer service", "The technician should come to {v}."),
+            ("travel", "Our rental is at {v}, near the beach."),
+            ("banking", "The bank still mails statements to {v}."),
+        ],
     },
     "diagnosis": {
-        "zh": [("medical", "我去年确诊了{v}，一直在复查。"), ("medical", "医生说我有{v}，让我少熬夜。"), ("HR", "请假条上写的是{v}复诊。"), ("medical", "我被诊断为{v}，周三复查。"), ("medical", "我爸有{v}，每个月都要去医院。")],
-        "en": [("medical", "I was diagnosed with {v} last year."), ("medical", "Dad has {v}, so we visit every week."), ("HR", "My sick note mentions {v}."), ("medical", "She was diagnosed with {v} in May."), ("customer service", "The insurer asked whether I have {v}.")],
+        "zh": [
+            ("medical", "我去年确诊了{v}，一直在复查。"),
+            ("medical", "医生说我有{v}，让我少熬夜。"),
+            ("HR", "请假条上写的是{v}复诊。"),
+            ("medical", "我被诊断为{v}，周三复查。"),
+            ("medical", "我爸有{v}，每个月都要去医院。"),
+        ],
+        "en": [
+            ("medical", "I was diagnosed with {v} last year."),
+            ("medical", "Dad has {v}, so we visit every week."),
+            ("HR", "My sick note mentions {v}."),
+            ("medical", "She was diagnosed with {v} in May."),
+            ("customer service", "The insurer asked whether I have {v}."),
+        ],
     },
     "drug": {
-        "zh": [("medical", "我妈最近在吃{v}。"), ("medical", "医生给我开了{v}，一天两次。"), ("customer service", "药房说{v}要处方才能买。"), ("medical", "我每天早上服用{v}。")],
-        "en": [("medical", "My doctor put me on {v}."), ("medical", "I take {v} every morning."), ("customer service", "The pharmacy needs a prescription for my {v} refill."), ("medical", "He was prescribed {v} after the surgery.")],
+        "zh": [
+            ("medical", "我妈最近在吃{v}。"),
+            ("medical", "医生给我开了{v}，一天两次。"),
+            ("customer service", "药房说{v}要处方才能买。"),
+            ("medical", "我每天早上服用{v}。"),
+        ],
+        "en": [
+            ("medical", "My doctor put me on {v}."),
+            ("medical", "I take {v} every morning."),
+            ("customer service", "The pharmacy needs a prescription for my {v} refill."),
+            ("medical", "He was prescribed {v} after the surgery."),
+        ],
     },
     "password": {
-        "zh": [("customer service", "家里WiFi密码：{v}。"), ("HR", "公司邮箱的口令改成了{v}。"), ("shopping", "我的淘宝密码是{v}。")],
-        "en": [("customer service", "The wifi password is {v}."), ("HR", "My new VPN password: {v}."), ("shopping", "My password for the store account is {v}.")],
+        "zh": [
+            ("customer service", "家里WiFi密码：{v}。"),
+            ("HR", "公司邮箱的口令改成了{v}。"),
+            ("shopping", "我的淘宝密码是{v}。"),
+        ],
+        "en": [
+            ("customer service", "The wifi password is {v}."),
+            ("HR", "My new VPN password: {v}."),
+            ("shopping", "My password for the store account is {v}."),
+        ],
     },
     "pin": {
-        "zh": [("banking", "银行卡密码是{v}，别告诉别人。"), ("banking", "支付密码{v}。"), ("shopping", "验证码是{v}，五分钟内有效。"), ("customer service", "门禁密码{v}。")],
-        "en": [("banking", "My PIN is {v}."), ("shopping", "The verification code is {v}."), ("banking", "Card PIN {v}, don't share it."), ("customer service", "The door code is {v}.")],
+        "zh": [
+            ("banking", "银行卡密码是{v}，别告诉别人。"),
+            ("banking", "支付密码{v}。"),
+            ("shopping", "验证码是{v}，五分钟内有效。"),
+            ("customer service", "门禁密码{v}。"),
+        ],
+        "en": [
+            ("banking", "My PIN is {v}."),
+            ("shopping", "The verification code is {v}."),
+            ("banking", "Card PIN {v}, don't share it."),
+            ("customer service", "The door code is {v}."),
+        ],
     },
 }
 NECESSARY: dict[str, dict[str, list[str]]] = {
     "address": {
-        "zh": ["以后下单都寄这个地址：{v}，收件人{n}。", "快递都送到{v}，收件人写{n}。", "记住我的收货地址：{v}，收件人{n}。", "以后外卖送到{v}。"],
-        "en": ["Ship everything to {v}, attention {n}.", "From now on deliver my orders to {v} (for {n}).", "Please send packages to {v}, addressed to {n}.", "Use {v} as my shipping address from now on."],
+        "zh": [
+            "以后下单都寄这个地址：{v}，收件人{n}。",
+            "快递都送到{v}，收件人写{n}。",
+            "记住我的收货地址：{v}，收件人{n}。",
+            "以后外卖送到{v}。",
+        ],
+        "en": [
+            "Ship everything to {v}, attention {n}.",
+            "From now on deliver my orders to {v} (for {n}).",
+            "Please send packages to {v}, addressed to {n}.",
+            "Use {v} as my shipping address from now on.",
+        ],
     },
     "phone": {
         "zh": ["以后下单收件电话留{v}，收件人{n}。", "快递员联系我就打{v}。"],
@@ -571,7 +981,17 @@ NECESSARY: dict[str, dict[str, list[str]]] = {
 def main() -> None:
     items: list[dict] = []
 
-    def add(kind: str, lang: str, value: str, forms: list[str] | None = None, parts: list[str] | None = None, ctx: str = "", necessary_ok: bool = False, template: str = "", chosen: tuple[str, str] | None = None) -> None:
+    def add(
+        kind: str,
+        lang: str,
+        value: str,
+        forms: list[str] | None = None,
+        parts: list[str] | None = None,
+        ctx: str = "",
+        necessary_ok: bool = False,
+        template: str = "",
+        chosen: tuple[str, str] | None = None,
+    ) -> None:
         necessary = necessary_ok and kind in NECESSARY and rng.random() < 0.35
         if necessary:
             setting = "shopping"
@@ -579,7 +999,15 @@ def main() -> None:
         else:
             setting, tpl = chosen or pick(S[template or kind][lang])
             sentence = tpl.format(v=value, c=ctx, n=zh_name() if lang == "zh" else en_name())
-        item = {"id": f"p{len(items):05d}", "lang": lang, "kind": kind, "value": value, "sentence": sentence, "task_necessary": necessary, "setting": setting}
+        item = {
+            "id": f"p{len(items):05d}",
+            "lang": lang,
+            "kind": kind,
+            "value": value,
+            "sentence": sentence,
+            "task_necessary": necessary,
+            "setting": setting,
+        }
         forms = [f for f in dict.fromkeys(forms or []) if f and f != value]
         if forms:
             item["forms"] = forms
@@ -589,7 +1017,15 @@ def main() -> None:
 
     for p in phone_values():
         lang = "zh" if rng.random() < 0.4 else "en"
-        add("phone", lang, p["value"], p["forms"], ctx=p["country_zh"] if lang == "zh" else p["country_en"], necessary_ok=not p["national"], chosen=phone_item(p, lang))
+        add(
+            "phone",
+            lang,
+            p["value"],
+            p["forms"],
+            ctx=p["country_zh"] if lang == "zh" else p["country_en"],
+            necessary_ok=not p["national"],
+            chosen=phone_item(p, lang),
+        )
     for _ in range(60):
         v = cn_mobile()
         add("phone", "zh", v, [digits_of(v)], ctx="国内", necessary_ok=True)
@@ -617,7 +1053,12 @@ def main() -> None:
     for _ in range(80):
         area = pick([a for a in range(1, 900) if a != 666])
         d = f"{area:03d}{rng.randint(1, 99):02d}{rng.randint(1, 9999):04d}"
-        add("ssn", pick(("en", "en", "zh")), pick((f"{d[:3]}-{d[3:5]}-{d[5:]}", f"{d[:3]} {d[3:5]} {d[5:]}")), [d])
+        add(
+            "ssn",
+            pick(("en", "en", "zh")),
+            pick((f"{d[:3]}-{d[3:5]}-{d[5:]}", f"{d[:3]} {d[3:5]} {d[5:]}")),
+            [d],
+        )
     for _ in range(120):
         v, c_en, c_zh = passport()
         lang = pick(("zh", "en"))
@@ -638,19 +1079,37 @@ def main() -> None:
     from memscribe.write.pii.medical import lexicon
 
     lex = lexicon()
-    for lang, pools in (("zh", (lex["zh_diagnoses"], lex["zh_drugs"], MED_ZH_CUE_TERMS)), ("en", (lex["en_diagnoses"], lex["en_drugs"], MED_EN_CUE_TERMS))):
+    for lang, pools in (
+        ("zh", (lex["zh_diagnoses"], lex["zh_drugs"], MED_ZH_CUE_TERMS)),
+        ("en", (lex["en_diagnoses"], lex["en_drugs"], MED_EN_CUE_TERMS)),
+    ):
         for _ in range(110):
             pool = pick(pools)
             term = pick(pool)
             if pool is pools[2]:  # not in the lexicon: only a diagnosis cue names it
                 tpl = "我被诊断为{v}，周三复查。" if lang == "zh" else "I was diagnosed with {v} last year."
-                items.append({"id": f"p{len(items):05d}", "lang": lang, "kind": "medical", "value": term, "sentence": tpl.format(v=term), "task_necessary": False, "setting": "medical"})
+                items.append(
+                    {
+                        "id": f"p{len(items):05d}",
+                        "lang": lang,
+                        "kind": "medical",
+                        "value": term,
+                        "sentence": tpl.format(v=term),
+                        "task_necessary": False,
+                        "setting": "medical",
+                    }
+                )
             else:
                 add("medical", lang, term, template="diagnosis" if pool is pools[0] else "drug")
     for _ in range(100):
         add("secret", pick(("zh", "en")), password(), template="password")
     for _ in range(80):
-        add("secret", pick(("zh", "en")), str(rng.randint(0, 10 ** pick((4, 6)) - 1)).zfill(pick((4, 6))), template="pin")
+        add(
+            "secret",
+            pick(("zh", "en")),
+            str(rng.randint(0, 10 ** pick((4, 6)) - 1)).zfill(pick((4, 6))),
+            template="pin",
+        )
 
     seen: set[str] = set()
     unique = []

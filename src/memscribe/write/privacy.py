@@ -152,7 +152,17 @@ _NEG_CUE = re.compile(
 )
 _SENT_END = re.compile(r"[。！？!?\n]|\.\s")
 _NEVER_TASK = frozenset(
-    {"secret", "cn_id", "national_id", "bank_card", "bank_account", "ssn", "medical", "passport", "driver_license"}
+    {
+        "secret",
+        "cn_id",
+        "national_id",
+        "bank_card",
+        "bank_account",
+        "ssn",
+        "medical",
+        "passport",
+        "driver_license",
+    }
 )
 
 

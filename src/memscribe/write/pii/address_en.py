@@ -19,22 +19,254 @@ from memscribe.write.pii.finding import PiiFinding, finding
 
 __all__ = ["find_address_en"]
 
-_SUFFIXES = """Alley Aly Annex Anx Arcade Arc Avenue Ave Av Bayou Beach Bend Bluff Bluffs Bottom Boulevard Blvd Boulevarde
-Branch Bridge Brg Brook Burg Bypass Byp Camp Canyon Cape Causeway Cswy Center Centre Ctr Circle Cir Circuit Cct Cliff
-Cliffs Club Common Commons Corner Corners Course Court Ct Courts Cove Creek Crk Crescent Cres Crest Crossing Xing
-Crossroad Curve Dale Dam Divide Drive Dr Drives Estate Estates Expressway Expy Extension Ext Falls Ferry Field Fields
-Flat Flats Ford Forest Forge Fork Forks Fort Freeway Fwy Garden Gardens Gdns Gateway Glen Green Grn Grove Grv Gr Harbor
-Harbour Haven Heights Hts Highway Hwy Hill Hills Hollow Inlet Island Isle Junction Jct Key Knoll Knolls Lake Lakes
-Landing Lane Ln Light Lock Lodge Loop Mall Manor Meadow Meadows Mews Mill Mills Mission Motorway Mount Mountain Neck
-Orchard Oval Overpass Park Parks Parkway Pkwy Pass Passage Path Pike Pines Place Pl Plain Plains Plaza Plz Point Pt
-Points Port Prairie Radial Ramp Ranch Rapids Rest Ridge Rdg River Road Rd Roads Route Rte Row Rue Run Shoal Shore
-Shores Skyway Spring Springs Spur Square Sq Station Sta Stravenue Stream Street St Streets Summit Terrace Ter Terr
-Throughway Trace Track Trafficway Trail Trl Tunnel Turnpike Tpke Underpass Union Valley Viaduct View Views Village
-Ville Vista Walk Wall Way Ways Well Wells Close Rise Parade Pde Drove Wynd Gate Quay Embankment Broadway Chase Croft
-End Fold Approach Vale Yard Esplanade Esp Promenade Grange Chemin Concession Sideroad Line""".split()
+_SUFFIXES = [
+    "Alley",
+    "Aly",
+    "Annex",
+    "Anx",
+    "Arcade",
+    "Arc",
+    "Avenue",
+    "Ave",
+    "Av",
+    "Bayou",
+    "Beach",
+    "Bend",
+    "Bluff",
+    "Bluffs",
+    "Bottom",
+    "Boulevard",
+    "Blvd",
+    "Boulevarde",
+    "Branch",
+    "Bridge",
+    "Brg",
+    "Brook",
+    "Burg",
+    "Bypass",
+    "Byp",
+    "Camp",
+    "Canyon",
+    "Cape",
+    "Causeway",
+    "Cswy",
+    "Center",
+    "Centre",
+    "Ctr",
+    "Circle",
+    "Cir",
+    "Circuit",
+    "Cct",
+    "Cliff",
+    "Cliffs",
+    "Club",
+    "Common",
+    "Commons",
+    "Corner",
+    "Corners",
+    "Course",
+    "Court",
+    "Ct",
+    "Courts",
+    "Cove",
+    "Creek",
+    "Crk",
+    "Crescent",
+    "Cres",
+    "Crest",
+    "Crossing",
+    "Xing",
+    "Crossroad",
+    "Curve",
+    "Dale",
+    "Dam",
+    "Divide",
+    "Drive",
+    "Dr",
+    "Drives",
+    "Estate",
+    "Estates",
+    "Expressway",
+    "Expy",
+    "Extension",
+    "Ext",
+    "Falls",
+    "Ferry",
+    "Field",
+    "Fields",
+    "Flat",
+    "Flats",
+    "Ford",
+    "Forest",
+    "Forge",
+    "Fork",
+    "Forks",
+    "Fort",
+    "Freeway",
+    "Fwy",
+    "Garden",
+    "Gardens",
+    "Gdns",
+    "Gateway",
+    "Glen",
+    "Green",
+    "Grn",
+    "Grove",
+    "Grv",
+    "Gr",
+    "Harbor",
+    "Harbour",
+    "Haven",
+    "Heights",
+    "Hts",
+    "Highway",
+    "Hwy",
+    "Hill",
+    "Hills",
+    "Hollow",
+    "Inlet",
+    "Island",
+    "Isle",
+    "Junction",
+    "Jct",
+    "Key",
+    "Knoll",
+    "Knolls",
+    "Lake",
+    "Lakes",
+    "Landing",
+    "Lane",
+    "Ln",
+    "Light",
+    "Lock",
+    "Lodge",
+    "Loop",
+    "Mall",
+    "Manor",
+    "Meadow",
+    "Meadows",
+    "Mews",
+    "Mill",
+    "Mills",
+    "Mission",
+    "Motorway",
+    "Mount",
+    "Mountain",
+    "Neck",
+    "Orchard",
+    "Oval",
+    "Overpass",
+    "Park",
+    "Parks",
+    "Parkway",
+    "Pkwy",
+    "Pass",
+    "Passage",
+    "Path",
+    "Pike",
+    "Pines",
+    "Place",
+    "Pl",
+    "Plain",
+    "Plains",
+    "Plaza",
+    "Plz",
+    "Point",
+    "Pt",
+    "Points",
+    "Port",
+    "Prairie",
+    "Radial",
+    "Ramp",
+    "Ranch",
+    "Rapids",
+    "Rest",
+    "Ridge",
+    "Rdg",
+    "River",
+    "Road",
+    "Rd",
+    "Roads",
+    "Route",
+    "Rte",
+    "Row",
+    "Rue",
+    "Run",
+    "Shoal",
+    "Shore",
+    "Shores",
+    "Skyway",
+    "Spring",
+    "Springs",
+    "Spur",
+    "Square",
+    "Sq",
+    "Station",
+    "Sta",
+    "Stravenue",
+    "Stream",
+    "Street",
+    "St",
+    "Streets",
+    "Summit",
+    "Terrace",
+    "Ter",
+    "Terr",
+    "Throughway",
+    "Trace",
+    "Track",
+    "Trafficway",
+    "Trail",
+    "Trl",
+    "Tunnel",
+    "Turnpike",
+    "Tpke",
+    "Underpass",
+    "Union",
+    "Valley",
+    "Viaduct",
+    "View",
+    "Views",
+    "Village",
+    "Ville",
+    "Vista",
+    "Walk",
+    "Wall",
+    "Way",
+    "Ways",
+    "Well",
+    "Wells",
+    "Close",
+    "Rise",
+    "Parade",
+    "Pde",
+    "Drove",
+    "Wynd",
+    "Gate",
+    "Quay",
+    "Embankment",
+    "Broadway",
+    "Chase",
+    "Croft",
+    "End",
+    "Fold",
+    "Approach",
+    "Vale",
+    "Yard",
+    "Esplanade",
+    "Esp",
+    "Promenade",
+    "Grange",
+    "Chemin",
+    "Concession",
+    "Sideroad",
+    "Line",
+]
 _SUFFIX = r"(?:" + "|".join(sorted(set(_SUFFIXES), key=len, reverse=True)) + r")"
 _DIR = r"(?:N|S|E|W|NE|NW|SE|SW|North|South|East|West|Northeast|Northwest|Southeast|Southwest)"
-_NUMBER = r"(?:[0-9]{1,6}[A-Za-z]?(?:[-/][0-9]{1,5}[A-Za-z]?)?|One|Two|Three|Four|Five|Six|Seven|Eight|Nine|Ten)"
+_NUMBER = (
+    r"(?:[0-9]{1,6}[A-Za-z]?(?:[-/][0-9]{1,5}[A-Za-z]?)?|One|Two|Three|Four|Five|Six|Seven|Eight|Nine|Ten)"
+)
 _NAME_TOKEN = r"(?:[A-Za-z][A-Za-z'’.-]*|[0-9]{1,3}(?:st|nd|rd|th))"
 _UNIT = (
     r"(?:Apt|Apartment|Suite|Ste|Unit|Flat|Fl|Floor|Rm|Room|Bldg|Building|Lot|Space|Spc|Trlr|Dept|Office|Level|Lvl"
@@ -78,20 +310,85 @@ _MILITARY = re.compile(
     r"(?<![A-Za-z])(?:(?:PSC|CMR|Unit|USS[ ]+[A-Z][A-Za-z ]{2,30}?)[ ]+[0-9]{0,5},?[ ]*)?(?:Box[ ]+[0-9]{1,5},?[ ]*)?"
     r"(?:APO|FPO|DPO)[ ]+(?:AA|AE|AP)(?:[ ]+[0-9]{5}(?:-[0-9]{4})?)?(?![A-Za-z0-9])"
 )
-_POSTCODE_WORD = re.compile(r"(?i)(?:post[ ]?code|postal[ ]+code|zip(?:[ ]?code)?|eircode|邮编|邮政编码)(?:[ ]+(?:is|was))?[ ]*[:：]?[ ]*$")
-_LONE_POSTCODE = re.compile(rf"(?<![A-Za-z0-9])(?:{_UK_POSTCODE}|{_CA_POSTAL}|{_IE_EIRCODE}|[0-9]{{5}}(?:-[0-9]{{4}})?|[0-9]{{4}}|[0-9]{{6}})(?![A-Za-z0-9])")
+_POSTCODE_WORD = re.compile(
+    r"(?i)(?:post[ ]?code|postal[ ]+code|zip(?:[ ]?code)?|eircode|邮编|邮政编码)(?:[ ]+(?:is|was))?[ ]*[:：]?[ ]*$"
+)
+_LONE_POSTCODE = re.compile(
+    rf"(?<![A-Za-z0-9])(?:{_UK_POSTCODE}|{_CA_POSTAL}|{_IE_EIRCODE}|[0-9]{{5}}(?:-[0-9]{{4}})?|[0-9]{{4}}|[0-9]{{6}})(?![A-Za-z0-9])"
+)
 _ADDRESS_CUE = re.compile(
     r"(?i)(?:live[sd]?|living|stay(?:ing)?|located|address|ship(?:ped|ping)?|deliver(?:ed|y)?|send|sent|mail"
     r"|post|moved|move|based|residence|house|home|apartment|flat|office|come|visit\w*)\b[^.!?]{0,25}$"
 )
 _STOP_NAMES = frozenset(
-    "the a an my your his her our their this that and or but of to in on at by for from with down up over under "
-    "into onto around through across along near past i we you he she they it is was are were be".split()
+    [
+        "the",
+        "a",
+        "an",
+        "my",
+        "your",
+        "his",
+        "her",
+        "our",
+        "their",
+        "this",
+        "that",
+        "and",
+        "or",
+        "but",
+        "of",
+        "to",
+        "in",
+        "on",
+        "at",
+        "by",
+        "for",
+        "from",
+        "with",
+        "down",
+        "up",
+        "over",
+        "under",
+        "into",
+        "onto",
+        "around",
+        "through",
+        "across",
+        "along",
+        "near",
+        "past",
+        "i",
+        "we",
+        "you",
+        "he",
+        "she",
+        "they",
+        "it",
+        "is",
+        "was",
+        "are",
+        "were",
+        "be",
+    ]
 )
 _ADDRESS_LABELS = frozenset(
-    "AddressNumber AddressNumberPrefix AddressNumberSuffix StreetNamePreDirectional StreetNamePreModifier "
-    "StreetNamePreType StreetName StreetNamePostType StreetNamePostDirectional StreetNamePostModifier "
-    "OccupancyType OccupancyIdentifier SubaddressType SubaddressIdentifier BuildingName".split()
+    [
+        "AddressNumber",
+        "AddressNumberPrefix",
+        "AddressNumberSuffix",
+        "StreetNamePreDirectional",
+        "StreetNamePreModifier",
+        "StreetNamePreType",
+        "StreetName",
+        "StreetNamePostType",
+        "StreetNamePostDirectional",
+        "StreetNamePostModifier",
+        "OccupancyType",
+        "OccupancyIdentifier",
+        "SubaddressType",
+        "SubaddressIdentifier",
+        "BuildingName",
+    ]
 )
 
 
@@ -107,7 +404,7 @@ def _usaddress_agrees(candidate: str) -> bool:
     name and type among the labels."""
     try:
         parsed = _usaddress().parse(candidate)
-    except Exception:  # noqa: BLE001 - the CRF tagger refusing odd input is a "no"
+    except Exception:
         return False
     labels = [label for _, label in parsed]
     return (
@@ -115,7 +412,9 @@ def _usaddress_agrees(candidate: str) -> bool:
         and labels[0] == "AddressNumber"
         and "StreetName" in labels
         and "StreetNamePostType" in labels
-        and all(label in _ADDRESS_LABELS or label in ("PlaceName", "StateName", "ZipCode") for label in labels)
+        and all(
+            label in _ADDRESS_LABELS or label in ("PlaceName", "StateName", "ZipCode") for label in labels
+        )
     )
 
 
@@ -123,7 +422,11 @@ def _end(text: str, end: int) -> int:
     """Drop the trailing separators and a sentence's full stop ("… Baker Street." keeps "Street")."""
     while end > 0 and text[end - 1] in " ,":
         end -= 1
-    if end and text[end - 1] == "." and not re.search(r"(?:St|Ave|Rd|Dr|Blvd|Ln|Ct|Pl|U\.S\.A)\.$", text[:end]):
+    if (
+        end
+        and text[end - 1] == "."
+        and not re.search(r"(?:St|Ave|Rd|Dr|Blvd|Ln|Ct|Pl|U\.S\.A)\.$", text[:end])
+    ):
         end -= 1
     return end
 

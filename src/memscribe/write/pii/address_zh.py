@@ -52,7 +52,7 @@ _ESTATE_SUFFIX = (
 _RESIDENTIAL = "(?:小区|花园|公寓|家园|新村|苑|华庭|公馆|山庄|别墅|名苑|佳园|嘉园|社区)"
 _PART_SUFFIX = "(?:号楼|号院|号房|栋|幢|座|单元|楼|层|室|号|户|区|期|门|组|排|弄|巷|号铺|铺|格)"
 _PART = rf"(?:(?:[A-Za-z]{{0,2}}{_D}{{1,5}}[A-Za-z]?|[A-Za-z]|{_ZD}{{1,3}}|[东西南北中])(?:[-－]{_D}{{1,5}})*{_PART_SUFFIX})"
-_ROOM = rf"(?:(?<=[栋幢座元层楼区期号])(?:[-－]?{_D}{{3,5}}|{_D}{{1,2}}[-－]{_D}{{3,4}})(?!{_D}|元|块|年|月|日|号|点|分|个|人|次|%|米|平|天|岁|斤|公斤|公里|万))"
+_ROOM = rf"(?:(?<=[楼层])[A-Za-z](?![A-Za-z])|(?<=[栋幢座元层楼区期号心厦寓苑园府庭城场])(?:[-－]?{_D}{{3,5}}|{_D}{{1,2}}[-－]{_D}{{3,4}})(?!{_D}|元|块|年|月|日|号|点|分|个|人|次|%|米|平|天|岁|斤|公斤|公里|万))"
 _GAP = r"[ ，,、]?"
 _UNIT_PART = rf"(?:[A-Za-z]{{0,2}}{_D}{{1,5}}[A-Za-z]?|[A-Za-z]|{_ZD}{{1,3}})(?:号楼|栋|幢|座|单元|期)"
 # an estate or building name: with its suffix (阳光花园), or any name right before a building part (金地名都三期)
@@ -67,9 +67,13 @@ _ESTATE = re.compile(
 )
 _DETAIL_CHAIN = re.compile(rf"(?<![0-9A-Za-z]){_PART}(?:{_GAP}(?:{_PART}|{_ROOM}))+")
 _CUE = re.compile(r"住在|住址|地址|家在|家住|寄到|送到|寄往|送往|收货|收件|搬到|搬去|落户|户籍|籍贯是|住的是")
-_CUED_PLACE = re.compile(rf"(?:[^，。,.!?！？\n]{{0,4}}?[在到往去是为：:][了]?[ ]?)?(?P<place>{_N}{{2,24}}(?:{_ROAD_SUFFIX}{_SECTION}|{_RESIDENTIAL}))")
+_CUED_PLACE = re.compile(
+    rf"(?:[^，。,.!?！？\n]{{0,4}}?[在到往去是为：:][了]?[ ]?)?(?P<place>{_N}{{2,24}}(?:{_ROAD_SUFFIX}{_SECTION}|{_RESIDENTIAL}))"
+)
 _DATEISH_NEXT = frozenset("上下晚早中前后之那见去来回开出当午要的还就")
-_NOT_ROAD = re.compile(r"(?:(?<![一二三四五六七八九十])一路|这条路|上路|走路|马路|公路|铁路|道路|出路|思路|套路|网路|电路|线路|路路|小路|大路|高速路|街道|知道|频道|味道|渠道|通道|轨道|跑道|车道|管道|隧道|一道|难道|顺道|赤道|报道|不知道|城里|这里|那里|哪里|心里|家里|夜里|手里|公里|村里|屋里|组里|里里)$")
+_NOT_ROAD = re.compile(
+    r"(?:(?<![一二三四五六七八九十])一路|这条路|上路|走路|马路|公路|铁路|道路|出路|思路|套路|网路|电路|线路|路路|小路|大路|高速路|街道|知道|频道|味道|渠道|通道|轨道|跑道|车道|管道|隧道|一道|难道|顺道|赤道|报道|不知道|城里|这里|那里|哪里|心里|家里|夜里|手里|公里|村里|屋里|组里|里里)$"
+)
 _ROOMISH = re.compile(r"室|户|单元|号楼|栋|幢")
 
 
@@ -180,8 +184,14 @@ def find_address_zh(text: str) -> Iterator[PiiFinding]:
                 continue
             if num.isdigit() and int(num) <= 31 and (nxt in _DATEISH_NEXT or bare.endswith("街")):
                 continue
-        s = _admin_start(text, m.start(), m.start("road") + len(road) - len(bare)) if admin else m.start() + len(road) - len(bare)
-        yield finding("address", text, *_trimmed(text, _extend_left(text, s), m.end()), 0.85 if admin else 0.75)
+        s = (
+            _admin_start(text, m.start(), m.start("road") + len(road) - len(bare))
+            if admin
+            else m.start() + len(road) - len(bare)
+        )
+        yield finding(
+            "address", text, *_trimmed(text, _extend_left(text, s), m.end()), 0.85 if admin else 0.75
+        )
     # a named estate or building with building parts
     for m in _ESTATE.finditer(text):
         est = m.group("est")
@@ -190,11 +200,18 @@ def find_address_zh(text: str) -> Iterator[PiiFinding]:
         parts = re.findall(_PART, m.group("tail"))
         if not admin and len(parts) < 2 and not _ROOMISH.search(m.group("tail")):
             continue  # "国贸大厦3层" is where a meeting is, not where someone lives
-        s = _admin_start(text, m.start(), m.start() + len(est) - len(bare)) if admin else m.start() + len(est) - len(bare)
+        s = (
+            _admin_start(text, m.start(), m.start() + len(est) - len(bare))
+            if admin
+            else m.start() + len(est) - len(bare)
+        )
         yield finding("address", text, *_trimmed(text, _extend_left(text, s), m.end()), 0.8 if admin else 0.7)
     # building parts alone: "3号楼2单元1201室", "5栋1802"
     for m in _DETAIL_CHAIN.finditer(text):
-        if _ROOMISH.search(m.group()) and len(re.findall(_PART, m.group())) + bool(re.search(_ROOM, m.group())) >= 2:
+        if (
+            _ROOMISH.search(m.group())
+            and len(re.findall(_PART, m.group())) + bool(re.search(_ROOM, m.group())) >= 2
+        ):
             yield finding("address", text, *_trimmed(text, m.start(), m.end()), 0.7)
     # after an address cue, a street or a residential estate without a number: "我家住在朝阳区建国路"
     for cue in _CUE.finditer(text):
@@ -204,7 +221,9 @@ def find_address_zh(text: str) -> Iterator[PiiFinding]:
         place = m.group("place")
         bare = _strip_admin(place)
         residential = re.search(f"{_RESIDENTIAL}$", bare) is not None
-        if _NOT_ROAD.search(bare) or (not residential and re.fullmatch(f"(?:{_N}{{1,8}}?{_ADMIN_SUFFIX})+", place)):
+        if _NOT_ROAD.search(bare) or (
+            not residential and re.fullmatch(f"(?:{_N}{{1,8}}?{_ADMIN_SUFFIX})+", place)
+        ):
             continue  # "住在北京市", "家在朝阳区": a city or a district alone
         is_road = re.search(f"{_ROAD_SUFFIX}{_SECTION}$", bare) is not None
         if (is_road and len(bare) >= 3) or (residential and len(bare) >= 3):

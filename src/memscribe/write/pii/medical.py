@@ -57,7 +57,7 @@ _ZH_CUE = re.compile(
 )
 # a cue-captured Chinese phrase counts only when it names a condition or a drug form
 _ZH_CONDITION_END = re.compile(
-    r"(?:病|症|癌|瘤|炎|综合征|障碍|感染|阳性|结石|衰竭|硬化|梗|梗死|出血|中风|狼疮|糖尿|高血压|片|胶囊|注射液|缓释片|素|药)$"
+    r"(?:病|症|癌|瘤|炎|综合征|障碍|感染|阳性|结石|结节|息肉|衰竭|硬化|梗|梗死|出血|中风|狼疮|糖尿|高血压|片|胶囊|注射液|缓释片|素|药)$"
 )
 _ZH_NOT_AFTER_DE = re.compile(r"^(?:第|一等|冠军|奖|分|名)")
 

@@ -71,7 +71,9 @@ _CARD = re.compile(
     r"|[0-9]{4}([ -])[0-9]{6}\2[0-9]{4,5}"  # Amex / Diners 4-6-5, 4-6-4
     r"|[0-9]{4}(?:([ -])[0-9]{3,6}(?:\3[0-9]{2,6}){1,3}))(?![0-9])"  # other groupings: 4-4-5, 4-5-5 …
 )
-_CARD_NEG_CTX = re.compile(r"(?i)订单|单号|运单|快递|order|tracking|invoice|发票|(?<![a-z])ref|confirmation|booking")
+_CARD_NEG_CTX = re.compile(
+    r"(?i)订单|单号|运单|快递|order|tracking|invoice|发票|(?<![a-z])ref|confirmation|booking"
+)
 _CARD_POS_CTX = re.compile(
     r"(?i)卡|银行|card|visa|master|amex|american express|discover|jcb|maestro|diners|银联|unionpay|credit|debit"
 )
@@ -144,7 +146,9 @@ def _looks_like_date_or_amount(text: str, start: int, end: int, digits: str) -> 
 # ---------------------------------------------------------------- US SSN / ITIN
 _SSN = re.compile(r"(?<![0-9A-Za-z-])([0-9]{3})-([0-9]{2})-([0-9]{4})(?![0-9-])")
 _SSN_BARE = re.compile(r"(?<![0-9A-Za-z-])([0-9]{3})[ ]?([0-9]{2})[ ]?([0-9]{4})(?![0-9])")
-_SSN_KW = re.compile(r"(?i)(?<![A-Za-z])(?:ssn|itin|tin)(?![A-Za-z])|social\s+security|taxpayer|社会安全号|社保号")
+_SSN_KW = re.compile(
+    r"(?i)(?<![A-Za-z])(?:ssn|itin|tin)(?![A-Za-z])|social\s+security|taxpayer|社会安全号|社保号"
+)
 
 
 def _ssn_ok(a: str, g: str, s: str) -> bool:
@@ -222,7 +226,12 @@ def _uk_nino_valid(v: str) -> bool:
 
 # (validator, token shape, names that make a plain-digit token count, shape alone is enough)
 _NATIONAL: tuple[tuple[Callable[[str], bool], str, str, bool], ...] = (
-    (_std("it.codicefiscale"), r"[A-Za-z]{6}[0-9LMNPQRSTUV]{2}[A-Za-z][0-9LMNPQRSTUV]{2}[A-Za-z][0-9LMNPQRSTUV]{3}[A-Za-z]", r"codice\s+fiscale", True),
+    (
+        _std("it.codicefiscale"),
+        r"[A-Za-z]{6}[0-9LMNPQRSTUV]{2}[A-Za-z][0-9LMNPQRSTUV]{2}[A-Za-z][0-9LMNPQRSTUV]{3}[A-Za-z]",
+        r"codice\s+fiscale",
+        True,
+    ),
     (_std("mx.curp"), r"[A-Z]{4}[0-9]{6}[HM][A-Z]{5}[0-9A-Z][0-9]", "curp", True),
     (_std("es.dni"), r"[0-9]{8}-?[A-Za-z]", r"dni|nif|documento", True),
     (_std("es.nie"), r"[XYZxyz]-?[0-9]{7}-?[A-Za-z]", r"nie|extranjero", True),
@@ -232,31 +241,71 @@ _NATIONAL: tuple[tuple[Callable[[str], bool], str, str, bool], ...] = (
     (_std("br.cpf"), r"[0-9]{3}\.[0-9]{3}\.[0-9]{3}-[0-9]{2}", r"cpf", True),
     (_std("br.cpf"), r"[0-9]{11}", r"cpf", False),
     (_std("kr.rrn"), r"[0-9]{6}-[1-4][0-9]{6}", r"rrn|resident\s+registration|주민등록|居民登录", True),
-    (_std("fr.nir"), r"[12][ ]?[0-9]{2}[ ]?[0-9]{2}[ ]?[0-9AB]{2}[ ]?[0-9]{3}[ ]?[0-9]{3}[ ]?[0-9]{2}", r"nir|insee|s[ée]curit[ée]\s+sociale|social\s+security", True),
+    (
+        _std("fr.nir"),
+        r"[12][ ]?[0-9]{2}[ ]?[0-9]{2}[ ]?[0-9AB]{2}[ ]?[0-9]{3}[ ]?[0-9]{3}[ ]?[0-9]{2}",
+        r"nir|insee|s[ée]curit[ée]\s+sociale|social\s+security",
+        True,
+    ),
     (_std("ca.sin"), r"[0-9]{3}[ -]?[0-9]{3}[ -]?[0-9]{3}", r"sin|social\s+insurance|nas", False),
     (_std("gb.nhs"), r"[0-9]{3}[ -]?[0-9]{3}[ -]?[0-9]{4}", r"nhs", False),
-    (_uk_nino_valid, r"[A-Za-z]{2}[ ]?[0-9]{2}[ ]?[0-9]{2}[ ]?[0-9]{2}[ ]?[A-Da-d]", r"national\s+insurance|nino|ni\s+(?:number|no)", False),
+    (
+        _uk_nino_valid,
+        r"[A-Za-z]{2}[ ]?[0-9]{2}[ ]?[0-9]{2}[ ]?[0-9]{2}[ ]?[A-Da-d]",
+        r"national\s+insurance|nino|ni\s+(?:number|no)",
+        False,
+    ),
     (_std("au.tfn"), r"[0-9]{3}[ ]?[0-9]{3}[ ]?[0-9]{2,3}", r"tfn|tax\s+file", False),
-    (_std("nl.bsn"), r"[0-9]{9}|[0-9]{4}\.[0-9]{2}\.[0-9]{3}", r"bsn|burgerservicenummer|citizen\s+service", False),
-    (_std("de.idnr"), r"[0-9]{2}[ ]?[0-9]{3}[ ]?[0-9]{3}[ ]?[0-9]{3}", r"steuer-?id|idnr|steueridentifikationsnummer|tax\s+id", False),
-    (_std("se.personnummer"), r"(?:[0-9]{2})?[0-9]{6}[-+][0-9]{4}", r"personnummer|personal\s+identity", True),
+    (
+        _std("nl.bsn"),
+        r"[0-9]{9}|[0-9]{4}\.[0-9]{2}\.[0-9]{3}",
+        r"bsn|burgerservicenummer|citizen\s+service",
+        False,
+    ),
+    (
+        _std("de.idnr"),
+        r"[0-9]{2}[ ]?[0-9]{3}[ ]?[0-9]{3}[ ]?[0-9]{3}",
+        r"steuer-?id|idnr|steueridentifikationsnummer|tax\s+id",
+        False,
+    ),
+    (
+        _std("se.personnummer"),
+        r"(?:[0-9]{2})?[0-9]{6}[-+][0-9]{4}",
+        r"personnummer|personal\s+identity",
+        True,
+    ),
     (_std("fi.hetu"), r"[0-9]{6}[-+AaBCDEFYXWVU][0-9]{3}[0-9A-Ya-y]", r"hetu|henkilötunnus", True),
     (_std("no.fodselsnummer"), r"[0-9]{6}[ ]?[0-9]{5}", r"fødselsnummer|fodselsnummer|birth\s+number", False),
     (_std("dk.cpr"), r"[0-9]{6}-?[0-9]{4}", r"cpr", False),
     (_std("pl.pesel"), r"[0-9]{11}", r"pesel", False),
     (_std("tr.tckimlik"), r"[1-9][0-9]{10}", r"kimlik|tc\s+no|tckn", False),
-    (_std("za.idnr"), r"[0-9]{6}[ ]?[0-9]{4}[ ]?[0-9]{2}[ ]?[0-9]", r"id\s+number|identity\s+number|sa\s+id", False),
+    (
+        _std("za.idnr"),
+        r"[0-9]{6}[ ]?[0-9]{4}[ ]?[0-9]{2}[ ]?[0-9]",
+        r"id\s+number|identity\s+number|sa\s+id",
+        False,
+    ),
     (_std("my.nric"), r"[0-9]{6}-[0-9]{2}-[0-9]{4}", r"nric|mykad|ic\s+number", True),
     (_std("pk.cnic"), r"[0-9]{5}-[0-9]{7}-[0-9]", r"cnic", True),
     (_std("th.pin"), r"[1-8][ -]?[0-9]{4}[ -]?[0-9]{5}[ -]?[0-9]{2}[ -]?[0-9]", r"thai\s+id|pin", False),
     (_std("il.idnr"), r"[0-9]{9}", r"teudat|israeli\s+id|zehut", False),
     (_std("ro.cnp"), r"[1-8][0-9]{12}", r"cnp", False),
-    (_std("be.nn"), r"[0-9]{2}\.?[0-9]{2}\.?[0-9]{2}-?[0-9]{3}\.?[0-9]{2}", r"rijksregister|registre\s+national|national\s+number", False),
+    (
+        _std("be.nn"),
+        r"[0-9]{2}\.?[0-9]{2}\.?[0-9]{2}-?[0-9]{3}\.?[0-9]{2}",
+        r"rijksregister|registre\s+national|national\s+number",
+        False,
+    ),
     (_std("id.nik"), r"[0-9]{16}", r"nik|ktp", False),
     (_hkid_valid, r"[A-Za-z]{1,2}[0-9]{6}\(?[0-9Aa]\)?", r"hkid|香港身份证|hong\s+kong\s+id|身份證", True),
     (_twid_valid, r"[A-Za-z][12][0-9]{8}", r"台湾身份证|身分證|身分证|taiwan(?:ese)?\s+id|國民身分", True),
     (_sg_nric_valid, r"[STFGstfg][0-9]{7}[A-Za-z]", r"nric|fin", True),
-    (_jp_mynumber_valid, r"[0-9]{4}[ -]?[0-9]{4}[ -]?[0-9]{4}", r"my\s*number|マイナンバー|个人编号|個人番号", False),
+    (
+        _jp_mynumber_valid,
+        r"[0-9]{4}[ -]?[0-9]{4}[ -]?[0-9]{4}",
+        r"my\s*number|マイナンバー|个人编号|個人番号",
+        False,
+    ),
 )
 # any of these names in front also lets a plain-digit token count (the generic "ID number" phrasing)
 _ID_GENERIC = r"保险号|社保号|税号|个人号码|身份号码|登录号|登记号|识别号|national\s+id|id\s+(?:card\s+)?(?:number|no\.?|#)|identity\s+(?:card|number)|personal\s+(?:id|number|code)|证件号|身份证|身份號|身分"
@@ -285,7 +334,7 @@ def find_national_id(text: str) -> Iterator[PiiFinding]:
                 continue
             try:
                 valid = ok(m.group())
-            except Exception:  # noqa: BLE001 - a validator rejecting odd input is a "no"
+            except Exception:
                 valid = False
             if valid:
                 yield finding("national_id", text, m.start(), m.end(), 0.9 if named else 0.8)
@@ -297,7 +346,9 @@ _DL_KW = re.compile(
     r"(?i)(?<![a-z])(?:driver'?s?|driving|drivers)[’']?s?\s+licen[cs]e|(?<![a-z])licen[cs]e\s+(?:number|no\.?|#)"
     r"|(?<![a-z])dl\s*(?:#|no\.?|number)|(?<![A-Za-z])DL(?![A-Za-z])|驾驶证|驾照|驾驶执照|駕照|駕駛執照"
 )
-_UK_DL = re.compile(r"(?<![0-9A-Za-z])[A-Z9]{5}[0-9][0-9][0156][0-9]{3}[A-Z9]{2}[0-9][A-Z]{2}(?:[ ]?[0-9]{2})?(?![0-9A-Za-z])")
+_UK_DL = re.compile(
+    r"(?<![0-9A-Za-z])[A-Z9]{5}[0-9][0-9][0156][0-9]{3}[A-Z9]{2}[0-9][A-Z]{2}(?:[ ]?[0-9]{2})?(?![0-9A-Za-z])"
+)
 _DOC_STOP = re.compile(
     r"(?i)^(?:number|numbers|no|num|expires?|expired|expiry|issued|valid|until|from|state|class|renewal|renewed"
     r"|and|the|for|is|was|with|my|new|old|photo|copy|scan|card)$"

@@ -49,7 +49,9 @@ _NANP = re.compile(
     r"(?<![0-9A-Za-z+])(?:\+?1[ .-]?)?(?:\([2-9][0-9]{2}\)[ ]?[2-9][0-9]{2}[ .-]?[0-9]{4}"
     r"|[2-9][0-9]{2}([.-])[2-9][0-9]{2}\1[0-9]{4}|(?<=\+1 )[2-9][0-9]{2} [2-9][0-9]{2} [0-9]{4})(?![0-9])"
 )
-_CN_MOBILE_TEXT = re.compile(r"(?<![0-9A-Za-z+])(?:(?:\+|00)?86[ -]?)?1[3-9][0-9](?:[ -]?[0-9]{4}){2}(?![0-9])")
+_CN_MOBILE_TEXT = re.compile(
+    r"(?<![0-9A-Za-z+])(?:(?:\+|00)?86[ -]?)?1[3-9][0-9](?:[ -]?[0-9]{4}){2}(?![0-9])"
+)
 _CN_LANDLINE = re.compile(
     r"(?<![0-9A-Za-z])(?:\((?:010|02[0-9]|0[3-9][0-9]{2})\)[ -]?|(?:010|02[0-9]|0[3-9][0-9]{2})[ -])[1-9][0-9]{6,7}(?![0-9])"
 )
@@ -141,7 +143,9 @@ def find_phone(text: str) -> Iterator[PiiFinding]:
             if raw.startswith(("+", "00")) or _order_context(text, pm.start):
                 continue
             compact = re.sub(r"[^0-9]", "", raw)
-            shaped = bool(_FORMATTED.search(raw)) or (region == "CN" and _CN_MOBILE.fullmatch(compact) is not None)
+            shaped = bool(_FORMATTED.search(raw)) or (
+                region == "CN" and _CN_MOBILE.fullmatch(compact) is not None
+            )
             near_word = _phone_word_before(text, pm.start)
             if shaped or near_word:
                 yield finding("phone", text, pm.start, _with_extension(text, pm.end), 0.85)
@@ -165,7 +169,9 @@ def find_phone(text: str) -> Iterator[PiiFinding]:
                 yield finding("phone", text, start, _with_extension(text, start + len(raw)), 0.75)
 
 
-_DATE = re.compile(r"(?:19|20)[0-9]{2}[-/.](?:0?[1-9]|1[0-2])[-/.](?:0?[1-9]|[12][0-9]|3[01])|[0-9]{1,2}[:.][0-9]{2}")
+_DATE = re.compile(
+    r"(?:19|20)[0-9]{2}[-/.](?:0?[1-9]|1[0-2])[-/.](?:0?[1-9]|[12][0-9]|3[01])|[0-9]{1,2}[:.][0-9]{2}"
+)
 
 
 def _date_or_amount(text: str, start: int, end: int, raw: str) -> bool:
@@ -173,4 +179,6 @@ def _date_or_amount(text: str, start: int, end: int, raw: str) -> bool:
         return True
     prev = text[max(0, start - 1) : start]
     nxt = after(text, end, 4).lstrip()
-    return prev in "$¥€£" or bool(re.match(r"(?i)(?:元|块|万|%|年|月|日|号|点|am|pm|美元|dollars?|usd|km|kg)", nxt))
+    return prev in "$¥€£" or bool(
+        re.match(r"(?i)(?:元|块|万|%|年|月|日|号|点|am|pm|美元|dollars?|usd|km|kg)", nxt)
+    )

@@ -1,3 +1,4 @@
+# ruff: noqa: SIM905  (a word list reads best as one string)
 """Secrets: API keys and tokens by their issuers' shapes, private keys, and values named as a password,
 passcode, PIN, one-time or security code (password / PIN / CVV / 密码 / 口令 / 验证码 / 支付密码 …).
 
@@ -43,7 +44,9 @@ _KV = re.compile(
     r"|[ ]+(?:is\s+now|changed\s+to|set\s+to|reads)[ ]+|[ ]*(?=[0-9]))"
     r"[\"'“‘`「]?(?P<val>[!-~]{3,200})"
 )
-_PASSWORD_KW = re.compile(rf"(?i){_PASSWORD_KWS}|密码|口令|验证码|校验码|动态码|安全码|取件码|开锁码|门禁码|pin")
+_PASSWORD_KW = re.compile(
+    rf"(?i){_PASSWORD_KWS}|密码|口令|验证码|校验码|动态码|安全码|取件码|开锁码|门禁码|pin"
+)
 _CARD_CODE = re.compile(r"(?i)cvv|cvc|csc|security\s+code|安全码")
 _SECRET_ENTROPY = re.compile(
     r"(?i)(?<![A-Za-z])(?:keys?|tokens?|secret|密钥|令牌)(?![A-Za-z])[^\n]{0,20}?(?<![A-Za-z0-9_+/=-])(?P<val>[A-Za-z0-9_+/=-]{24,256})"
@@ -56,7 +59,7 @@ _NOT_A_VALUE = frozenset(
     too very not case-sensitive sensitive written saved stored encrypted needed necessary mandatory optional
     blank empty unknown forgotten lost something anything what which the a an my your his her our their this
     that it same-as also just only really pretty quite so set ok okay fine good bad great here there below
-    above attached inside printed on in at for with of and or but my123 default standard temporary""".split()
+    above attached inside printed on in at for with of and or but default standard temporary""".split()
 )
 
 
