@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from functools import cache
+from functools import cache, lru_cache
 
 import phonenumbers as pn
 from phonenumbers import Leniency, PhoneNumberMatcher
@@ -101,8 +101,23 @@ def _phone_word_before(text: str, start: int) -> bool:
     return bool(PHONE_WORDS.search(before(text, start, 40) + text[start : start + 1]))
 
 
-def _valid_somewhere(candidate: str) -> bool:
+@cache
+def _regions_by_length() -> dict[int, tuple[str, ...]]:
+    """Regions whose national numbers can have n digits (n counted with or without a trunk prefix)."""
+    out: dict[int, set[str]] = {}
     for region in pn.SUPPORTED_REGIONS:
+        meta = pn.PhoneMetadata.metadata_for_region(region)
+        if meta is None or meta.general_desc is None:
+            continue
+        for n in meta.general_desc.possible_length or ():
+            for k in (n, n + 1, n + 2):  # a trunk prefix ("0", "8", "06") written in front
+                out.setdefault(k, set()).add(region)
+    return {k: tuple(sorted(v)) for k, v in out.items()}
+
+
+@lru_cache(maxsize=4096)
+def _valid_somewhere(candidate: str) -> bool:
+    for region in _regions_by_length().get(_digits(candidate.split("x")[0]), ()):
         try:
             if pn.is_valid_number(pn.parse(candidate, region)):
                 return True
@@ -155,7 +170,8 @@ def find_phone(text: str) -> Iterator[PiiFinding]:
                 yield finding("phone", text, m.start(), _with_extension(text, m.end()), 0.8)
     # 3. after a phone word, valid in any region
     if phone_word:
-        for m in _CANDIDATE.finditer(text):
+        # at most a dozen candidates: each may be tried against every region (a list of numbers is rare)
+        for m in list(_CANDIDATE.finditer(text))[:12]:
             raw = m.group().rstrip(" ().-/")
             if raw.startswith("(") and ")" not in raw:
                 raw, start = raw[1:], m.start() + 1
