@@ -213,8 +213,8 @@ def test_no_value_is_found_anywhere(ingested, corpus) -> None:
 @pytest.mark.slow
 def test_the_ordinary_words_around_the_values_are_kept(ingested) -> None:
     kept = " ".join(r.text for r in ingested.mem.list(user_id="u1", status=None))
-    for word in ("橘猫", "beach", "复查", "refund"):
-        assert word in kept, word
+    words = ("橘猫", "复查", "refund", "少熬夜", "visa form", "人事要登记")
+    assert [w for w in words if w not in kept] == []
 
 
 @pytest.mark.slow
@@ -225,5 +225,6 @@ def test_necessary_values_are_vaulted_and_revealed(ingested, corpus) -> None:
     necessary = [it for it in corpus if it["task_necessary"]]
     lost = [it["sentence"] for it in necessary if it["value"] not in revealed]
     assert lost == [], f"{len(lost)} of {len(necessary)} necessary values lost, e.g. {lost[:3]}"
-    others = [it["value"] for it in corpus if not it["task_necessary"] and len(it["value"]) >= 8]
+    kept = {it["value"] for it in necessary}  # a phone's example number may be kept in one sentence only
+    others = [it["value"] for it in corpus if it["value"] not in kept and len(it["value"]) >= 8]
     assert [v for v in others if v in revealed] == [], "a value nobody asked to keep was vaulted"

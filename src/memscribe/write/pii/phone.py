@@ -31,6 +31,7 @@ PHONE_WORDS = re.compile(
     r"|extension|ext)(?![a-z])|电话|電話|手机|手機|号码|號碼|联系|聯繫|打给|打给我|致电|拨打|座机|传真|分机|热线|来电|微信|短信|打我"
     r"|打(?=[ ]?[0-9+(])"
 )
+_PHONE_NOUNS = r"phone|cell|mobile|number|landline|whatsapp|电话|手机|号码|座机|联系方式"
 _ORDER_WORDS = re.compile(
     r"(?i)(?<![a-z])(?:order|tracking|invoice|ref|reference|confirmation|booking|receipt|ticket|flight|serial"
     r"|isbn|model|part|sku|policy|case|claim|membership|id)(?![a-z])"
@@ -115,6 +116,17 @@ def _regions_by_length() -> dict[int, tuple[str, ...]]:
     return {k: tuple(sorted(v)) for k, v in out.items()}
 
 
+def _phone_word_after(text: str, end: int) -> bool:
+    """ "4155552671 is my cell", "13912345678是我的手机": a phone word right after the number."""
+    return bool(
+        re.match(
+            rf"[ ,]*(?:is|was|=|是|为)?[ ]*(?:my|our|his|her|the|我的|他的|她的)?[ ]*(?:{_PHONE_NOUNS})",
+            text[end : end + 24],
+            re.I,
+        )
+    )
+
+
 @lru_cache(maxsize=4096)
 def _valid_somewhere(candidate: str) -> bool:
     for region in _regions_by_length().get(_digits(candidate.split("x")[0]), ()):
@@ -161,7 +173,7 @@ def find_phone(text: str) -> Iterator[PiiFinding]:
             shaped = bool(_FORMATTED.search(raw)) or (
                 region == "CN" and _CN_MOBILE.fullmatch(compact) is not None
             )
-            near_word = _phone_word_before(text, pm.start)
+            near_word = _phone_word_before(text, pm.start) or _phone_word_after(text, pm.end)
             if shaped or near_word:
                 yield finding("phone", text, pm.start, _with_extension(text, pm.end), 0.85)
     for rx in (_NANP, _CN_MOBILE_TEXT, _CN_LANDLINE):
@@ -177,7 +189,8 @@ def find_phone(text: str) -> Iterator[PiiFinding]:
                 raw, start = raw[1:], m.start() + 1
             else:
                 start = m.start()
-            if _digits(raw) < 6 or not _phone_word_before(text, start) or _order_context(text, start):
+            near = _phone_word_before(text, start) or _phone_word_after(text, start + len(raw))
+            if _digits(raw) < 6 or not near or _order_context(text, start):
                 continue
             if _date_or_amount(text, start, start + len(raw), raw):
                 continue
