@@ -13,13 +13,14 @@ numbers, dates and amounts are not phones.
 
 from __future__ import annotations
 
+import ast
 import re
 from collections.abc import Iterator
 from functools import cache, lru_cache
+from importlib import resources
 
 import phonenumbers as pn
 from phonenumbers import Leniency, PhoneNumberMatcher
-from phonenumbers.geocoder import _region_display_name
 
 from memscribe.write.pii.finding import PiiFinding, after, before, finding
 
@@ -56,6 +57,29 @@ _CN_MOBILE_TEXT = re.compile(
 _CN_LANDLINE = re.compile(
     r"(?<![0-9A-Za-z])(?:\((?:010|02[0-9]|0[3-9][0-9]{2})\)[ -]?|(?:010|02[0-9]|0[3-9][0-9]{2})[ -])[1-9][0-9]{6,7}(?![0-9])"
 )
+
+
+@cache
+def _locale_data() -> dict[str, dict[str, str]]:
+    """libphonenumber's region display names (``geodata/locale.py``), read without importing
+    ``phonenumbers.geodata``, whose package import loads every prefix table (seconds, hundreds of MB)."""
+    src = resources.files("phonenumbers").joinpath("geodata", "locale.py").read_text(encoding="utf-8")
+    tree = ast.parse(src)
+    node = next(
+        n.value for n in tree.body if isinstance(n, ast.Assign) and ast.unparse(n.targets[0]) == "LOCALE_DATA"
+    )
+
+    class _Unwrap(ast.NodeTransformer):  # u('…') is the identity on Python 3
+        def visit_Call(self, call: ast.Call) -> ast.AST:
+            return call.args[0] if isinstance(call.func, ast.Name) and call.func.id == "u" else call
+
+    return ast.literal_eval(_Unwrap().visit(node))
+
+
+def _region_display_name(region: str, lang: str) -> str:
+    names = _locale_data().get(region, {})
+    name = names.get(lang, "")
+    return names.get(name[1:], "") if name.startswith("*") else name
 
 
 @cache
