@@ -194,13 +194,20 @@ def _standing(c: Ctx, spans: list[Span]) -> list[Span]:
     return out
 
 
-def _finish(spans: list[Span]) -> list[Span]:
-    """Clocks without am/pm: 'at 5' / 三点 -> 17:00 / 15:00, '8 tonight' -> 20:00."""
+_PM_CONTEXT = re.compile(r"\b(?:night|evening|tonight|dinner|supper|drinks|party)\b|晚饭|晚餐|夜宵|[晚夜]", re.I)
+_AM_CONTEXT = re.compile(r"\b(?:morning|breakfast|am)\b|早饭|早餐|[早晨]", re.I)
+
+
+def _finish(c: Ctx, spans: list[Span]) -> list[Span]:
+    """Clocks without am/pm: 'at 5' / 三点 -> 17:00 / 15:00, '8 tonight' -> 20:00; a clock in a sentence about the
+    evening ("game night ... at 8", 晚饭八点) is pm."""
     out = []
     for s in spans:
-        if s.gran in ("hour", "minute") and not s.known:
+        if s.gran in ("hour", "minute") and not s.known and s.rec is None:
             h = s.t0.hour
-            if (s.pod in PM_WORDS and h < 12) or (s.pod not in AM_WORDS and 1 <= h <= 7):
+            lo, hi = c.sentence(s.start)
+            ctx_pm = s.pod is None and h < 12 and _PM_CONTEXT.search(c.text, lo, hi) and not _AM_CONTEXT.search(c.text, lo, hi)
+            if (s.pod in PM_WORDS and h < 12) or ctx_pm or (s.pod not in AM_WORDS and 1 <= h <= 7):
                 t0, t1 = add(s.t0, timedelta(hours=12)), add(s.t1, timedelta(hours=12))
                 if t0 is None or t1 is None:
                     continue
@@ -240,7 +247,7 @@ def _resolve_times(text: str, at: datetime, lang: Literal["zh", "en"] | None = N
     spans += en_spans(c)
     return [
         TimeMention(text[s.start : s.end], s.start, s.end, s.t0, s.t1, s.gran, s.relative, s.rec)
-        for s in _finish(_standing(c, _attach(c, _ranges(c, _dedupe(spans)))))
+        for s in _finish(c, _standing(c, _attach(c, _ranges(c, _dedupe(spans)))))
         if s.t0 <= s.t1
     ]
 

@@ -169,7 +169,7 @@ _FUTURE = re.compile(
     # "got moved to Friday", "postponed until Monday": past verbs, but the date they name is ahead
     r"|\b(?:moved|pushed(?:\s+back)?|postponed|rescheduled|delayed|bumped|shifted|changed)\s+(?:it\s+)?(?:to|until|till|for)"
     r"\s+(?:next\s+|this\s+|the\s+)?(?:mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|\d)"
-    r"|要|会|将|打算|准备|计划",
+    r"|要|(?<![个开有聚约例晚宴舞])会(?!议|员|计|场)|将|打算|准备|计划",
     re.I,
 )
 HABIT = re.compile(
@@ -324,10 +324,10 @@ _R_CLOCK = re.compile(
     rf"|(?P<nm>noon|midday|midnight)\b"
     rf"|(?P<hoc>\d{{1,2}}|{_HW})\s*o'?clock\b(?:\s*(?P<ap2>[ap])\.?m\b\.?|\s+in\s+the\s+(?P<ip>morning|afternoon|evening)|\s+at\s+(?P<ipn>night))?"
     rf"|(?P<hin>\d{{1,2}}|{_HW})\s+in\s+the\s+(?P<ip2>morning|afternoon|evening)|(?P<hn>\d{{1,2}}|{_HW})\s+at\s+night"
-    rf"|(?P<qp>quarter|half|\d{{1,2}}|ten|twenty|five)\s+(?P<qd>past|after|to|till|before)\s+(?P<qh>\d{{1,2}}|{_HW})\b(?!:))",
+    rf"|(?P<qp>quarter|half|twenty-five|twenty|ten|five|\d{{1,2}}\s+minutes?)\s+(?P<qd>past|after|to|till|before)\s+(?P<qh>\d{{1,2}}|{_HW})\b(?!:))",
     _F,
 )
-_R_WEAK = re.compile(r"\bat\s+(?P<h>\d{1,2})\b(?![:.,]?\d|\s*(?:%|percent|[ap]\.?m\b))", _F)
+_R_WEAK = re.compile(r"(?:\bat\s+|@\s*)(?P<h>\d{1,2})\b(?![:.,]?\d|\s*(?:%|percent|[ap]\.?m\b))", _F)
 _R_ISO = re.compile(
     r"(?<![\w/.-])(?P<y>\d{4})(?P<sep>[-/.])(?P<m>\d{1,2})(?P=sep)(?P<d>\d{1,2})(?!\d|[-/.]\d)", _F
 )
@@ -344,11 +344,12 @@ _R_DM = re.compile(
     rf"\b(?:the\s+)?(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<mon>{_MON})\b(?:\.?,?\s+(?P<y>\d{{4}})\b)?", _F
 )
 _R_MY = re.compile(rf"\b(?P<mon>{_MON})\.?,?\s+(?:of\s+)?(?P<y>\d{{4}})\b", _F)
-_R_PM = re.compile(rf"\b(?P<pre>{_PREP}|last|next|this|coming)\s+(?P<mon>{'|'.join(_MONTHS_FULL)})\b", _F)
+_R_PM = re.compile(rf"\b(?P<pre>{_PREP}|last|next|this|coming|to|and)\s+(?P<mon>{'|'.join(_MONTHS_FULL)})\b", _F)
 _R_YEAR = re.compile(rf"\b(?:{_PREP}|of|year)\s+(?P<y>(?:19|20)\d{{2}})\b(?![.,:/-]?\d)", _F)
 _EVERY = re.compile(r"\b(?:every|each)\s+$", _F)
 _TRIGGER = re.compile(
     rf"\d|day|night|nite|tom|tmr|2mo|yday|week|month|year|noon|midnight|hour|hr|min|ago|quarter|eve|easter|christmas"
+    rf"|morning|afternoon|evening|every|each|daily"
     rf"|xmas|halloween|thanksgiving|juneteenth|festival|valentine|\b(?:{_WDA}|{_MON})",
     _F,
 )  # cheap pre-filter
@@ -519,7 +520,7 @@ def _h_clock(c: Ctx, m: re.Match[str]) -> Span | None:
     q, qh = m["qp"].lower(), _num(m["qh"])
     if not 1 <= qh <= 12:
         return None
-    mins = 15 if q == "quarter" else 30 if q == "half" else _num(q)
+    mins = 15 if q == "quarter" else 30 if q == "half" else 25 if q == "twenty-five" else _num(q.split()[0])
     if q == "half" and m["qd"].lower() not in ("past", "after"):
         return None
     if m["qd"].lower() in ("past", "after"):

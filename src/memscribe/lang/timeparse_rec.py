@@ -166,7 +166,7 @@ EN_REC = re.compile(
     rf"\b(?:(?:every|each)\s+(?P<other>other\s+)?(?P<days>(?:{_WDN})(?:\s*(?:,|and|&)\s*(?:{_WDN}))*)\b"
     rf"|(?:on\s+)?(?P<pl>(?:{_WDP})(?:\s*(?:,|and|&)\s*(?:{_WDP}))*)\b"
     r"|(?P<wkd>(?:every|each)\s+weekday|(?:on\s+)?weekdays)\b"
-    r"|(?P<we>(?:every|each|on|over\s+the|at)\s+weekends?|weekends)\b"
+    r"|(?P<we>(?:every|each)\s+weekends?|(?:on\s+)?weekends)\b"
     r"|(?P<daily>every\s+day|each\s+day|daily|every\s+(?:morning|evening|night|afternoon))\b"
     r"|every\s+month\s+on\s+the\s+(?P<md>\d{1,2})(?:st|nd|rd|th)\b"
     r"|on\s+the\s+(?P<md2>\d{1,2})(?:st|nd|rd|th)\s+of\s+(?:every|each)\s+month\b"
@@ -205,6 +205,8 @@ def en_recurrence(c: Ctx, m: re.Match[str]) -> Span | None:
     end = m.end() if m["h"] else m.end("pod") if m["pod"] else m.end()
     if m["days"] and re.fullmatch(r"(?i)sat|sun|wed|mon|fri", m["days"]) and m["days"].islower():
         return None  # "every sat" is rare; "each wed" looks like a typo
+    if m["daily"] and m["daily"].lower() == "daily" and not m["h"] and re.match(r"\s+[a-z]", c.text[m.end() :], re.I):
+        return None  # "a daily newspaper": an adjective
     kw = {"byhour": hour, "byminute": minute}
     timed = hour is not None
     if m["days"] or m["pl"]:
@@ -227,7 +229,7 @@ def en_recurrence(c: Ctx, m: re.Match[str]) -> Span | None:
 
 # ---------------------------------------------------------------- standing rules said with a bare day
 _STANDING_ZH = re.compile(r"一般|通常|总是|经常|平时|向来|习惯|别|不要|不用|不[上去做工见接开]|都[会要去在]|喜欢|从不")
-_TENSE_ZH = re.compile(r"了|过|这个?|下个?|上个?|要去|打算|准备|将")
+_TENSE_ZH = re.compile(r"了|过(?!节)|打算|准备|将要|这个?周|下个?周")
 _STANDING_EN = re.compile(r"\b(?:usually|always|normally|typically|generally|never)\b", re.I)
 
 

@@ -44,7 +44,7 @@ _WORDS = {  # Cantonese / colloquial -> Mandarin, same length
     "听日": "明天", "琴日": "昨天", "寻日": "昨天", "尋日": "昨天", "听朝": "明早", "今朝": "今早", "琴晚": "昨晚",
     "听晚": "明晚", "下昼": "下午", "上昼": "上午", "晏昼": "中午", "朝早": "早上", "呢个": "这个", "今个": "这个",
     "明儿": "明天", "今儿": "今天", "昨儿": "昨天", "钟头": "小时", "夜晚": "晚上", "大后日": "大后天", "大前日": "大前天",
-    "后日": "后天", "前日": "前天", "个钟": "小时",
+    "后日": "后天", "前日": "前天",
 }  # fmt: skip
 _WORD_RX = re.compile("|".join(sorted(map(re.escape, _WORDS), key=len, reverse=True)))
 
@@ -91,11 +91,13 @@ def _year(s: str, base_year: int) -> int | None:
 _POD = r"凌晨|清晨|早上|早晨|上午|中午|下午|傍晚|晚上|夜里|夜间|半夜|今早|今晚|明早|明晚|昨晚|早|晚|夜"
 _NOT_AFTER = r"(?<![之以此提然最日年月目当从这那同及准按随临暂有小多几])"
 _DAYW = (
-    r"(?P<dd>(?<![之以此提然最年月差])大?[前后]天(?!才|赋|努力|的努力|培养)|[昨今明][天日](?![下子])|今天)"
+    r"(?P<dd>(?<![之以此提然最年月差])大?[前后]天(?!才|赋|努力|的努力|培养)|[昨今明][天日]|今天)"
 )
+_MONTH_ZH = r"[0-9]{1,2}|十[一二]?|[一二三四五六七八九]"
+_DAY_ZH = r"[0-9]{1,2}|[一二]?十[一二三四五六七八九]?|三十一?|[一二三四五六七八九]"
 _REL = re.compile(
     _DAYW + r"|(?P<pd>[昨今明])(?P<pw>早上?|晚上?|晨|夜)"
-    r"|(?P<mp>上上|下下|上|下|这|本|当)个?月(?![底末初中份饼亮光])"
+    rf"|(?P<mp>上上|下下|上|下|这|本|当)个?月(?:(?P<mpd>{_DAY_ZH})[号日]|(?![底末初中份饼亮光]))"
     r"|(?<![之以此然最多几每百千万])(?P<yp>大前|大后|[去今明前后])年(?![底末初中级纪轻])"
     r"|(?:(?P<wp>上上|下下|上|下|这|本)个?|(?<![零〇一二两三四五六七八九十几每个0-9]))(?:周|星期|礼拜)"
     r"(?P<wx>[一二三四五六日天1-7末](?!末)|(?!末))"
@@ -112,8 +114,6 @@ _PREFIX = re.compile(
     rf"(?P<d>(?<![之以此提然最日年月目当从几])前|(?<![之以此然最日年月几落])后|过去|未来|接下来|最近)的?(?P<n>{N})个?"
     r"(?P<u>天|日|周|星期|礼拜|月|年)(?!前|后|以|之|级|纪)"
 )
-_MONTH_ZH = r"[0-9]{1,2}|十[一二]?|[一二三四五六七八九]"
-_DAY_ZH = r"[0-9]{1,2}|[一二]?十[一二三四五六七八九]?|三十一?|[一二三四五六七八九]"
 _DATE = re.compile(
     rf"(?:(?P<y>[0-9]{{4}}|[0-9]{{2}}|[零〇一二三四五六七八九]{{4}}|[零〇一二三四五六七八九]{{2}})年)?"
     rf"(?P<m>{_MONTH_ZH})月份?(?:(?P<d>{_DAY_ZH})[日号])?(?![河亮光饼色薪嫂牙])"
@@ -164,7 +164,12 @@ def _rel(c: Ctx, t: str) -> list[Span]:
         elif m["pd"]:
             sp = c.day(a, b, shift(c.base, _DD[m["pd"]]), {"早": "早上", "晚": "晚上"}.get(m["pw"], m["pw"]))
         elif m["mp"]:
-            sp = c.span(a, b, month_range(ym_shift(c.base.year, c.base.month, _K[m["mp"]]), c.tz), "month")
+            ym = ym_shift(c.base.year, c.base.month, _K[m["mp"]])
+            if m["mpd"]:  # 下个月5号
+                d = zh_int(m["mpd"])
+                sp = c.day(a, b, mkdate(ym[0], ym[1], d) if ym and d else None)
+            else:
+                sp = c.span(a, b, month_range(ym, c.tz), "month")
         elif m["yp"]:
             sp = c.span(a, b, year_range(c.base.year + _YP[m["yp"]], c.tz), "year")
         else:
@@ -343,6 +348,8 @@ def _clocks(c: Ctx, t: str) -> list[Span]:
             elif m["q"]:
                 mi = 15 if m["q"] == "一" else 45
             elif m["mi"]:
+                if len(m["mi"]) == 1 and not m["mi"].isascii() and not t[m.end("mi") : m.end("mi") + 1] == "分":
+                    continue  # 两点一线, 三点五: a lone Chinese digit after 点 is not minutes
                 mi = zh_int(m["mi"])  # type: ignore[assignment]
                 if mi is None:
                     continue
