@@ -318,11 +318,11 @@ _R_AGO = re.compile(
 _R_IN = re.compile(rf"\bin\s+(?P<n>{_NUM}|half\s+an?)\s+(?P<u>{_UNITS})s?\b", _F)
 _HW = "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
 _R_CLOCK = re.compile(
-    rf"(?:(?<![\w:.])|(?<=[0-9]T))(?:(?:at|@|around|by)\s*)?(?:(?P<h>\d{{1,2}})(?:[:.](?P<mi>[0-5]\d))?\s*(?P<ap>[ap])\.?m\b\.?"
+    rf"(?:(?<![\w:.])|(?<=[0-9]T))(?:(?:at|@|around|by)\s*)?(?:(?P<h>\d{{1,2}})(?:[:.](?P<mi>[0-5]\d))?\s*(?P<ap>[ap])(?:\.m\b\.?|m\b)"
     rf"|(?P<ha>\d{{1,2}}):(?P<ma>[0-5]\d)\s?(?P<ap1>[ap])\b(?![.\w])"
     rf"|(?P<h24>[01]?\d|2[0-3]):(?P<m24>[0-5]\d)(?![\d:])(?:\s+in\s+the\s+(?P<ip24>morning|afternoon|evening))?"
     rf"|(?P<nm>noon|midday|midnight)\b"
-    rf"|(?P<hoc>\d{{1,2}}|{_HW})\s*o'?clock\b(?:\s*(?P<ap2>[ap])\.?m\b\.?|\s+in\s+the\s+(?P<ip>morning|afternoon|evening)|\s+at\s+(?P<ipn>night))?"
+    rf"|(?P<hoc>\d{{1,2}}|{_HW})\s*o'?clock\b(?:\s*(?P<ap2>[ap])(?:\.m\b\.?|m\b)|\s+in\s+the\s+(?P<ip>morning|afternoon|evening)|\s+at\s+(?P<ipn>night))?"
     rf"|(?P<hin>\d{{1,2}}|{_HW})\s+in\s+the\s+(?P<ip2>morning|afternoon|evening)|(?P<hn>\d{{1,2}}|{_HW})\s+at\s+night"
     rf"|(?P<qp>quarter|half|twenty-five|twenty|ten|five|\d{{1,2}}\s+minutes?)\s+(?P<qd>past|after|to|till|before)\s+(?P<qh>\d{{1,2}}|{_HW})\b(?!:))",
     _F,
@@ -595,7 +595,7 @@ _R_DRANGE = re.compile(
     rf"|\b(?:from\s+|between\s+)?(?P<mon2>{_MON})\.?\s+(?P<e1>\d{{1,2}}){_ORD}(?:{_THRU}|\s+and\s+)(?P<e2>\d{{1,2}}){_ORD}\b(?![:/]|\s*(?:[ap]\.?m|o'?clock)\b)",
     _F,
 )
-_AP = r"(?:\s*(?P<{}>[ap])\.?m\b\.?)?"
+_AP = r"(?:\s*(?P<{}>[ap])(?:\.m\b\.?|m\b))?"
 _R_CRANGE = re.compile(
     rf"(?<![\w:.])(?P<from>from\s+|between\s+)?(?P<h1>\d{{1,2}})(?::(?P<m1>[0-5]\d))?{_AP.format('a1')}"
     rf"(?:{_THRU}|\s+and\s+)(?:(?P<noon>noon|midday)\b|(?P<h2>\d{{1,2}})(?::(?P<m2>[0-5]\d))?{_AP.format('a2')})",

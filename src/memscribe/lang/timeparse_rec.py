@@ -172,7 +172,7 @@ EN_REC = re.compile(
     r"|on\s+the\s+(?P<md2>\d{1,2})(?:st|nd|rd|th)\s+of\s+(?:every|each)\s+month\b"
     rf"|every\s+year\s+on\s+(?P<mon>{_MON})\.?\s+(?P<yd>\d{{1,2}})(?:st|nd|rd|th)?\b)"
     r"(?:\s+(?P<pod>morning|afternoon|evening|night))?"
-    r"(?:\s*(?:at|@)\s*(?P<h>\d{1,2})(?:[:.](?P<mi>[0-5]\d))?\s*(?P<ap>[ap])?\.?(?:m\b\.?)?)?",
+    r"(?:\s*(?:at|@)\s*(?P<h>\d{1,2})(?:[:.](?P<mi>[0-5]\d))?(?:\s*(?P<ap>[ap])(?:\.m\b\.?|m\b))?)?",
     re.I,
 )
 _EPM = frozenset({"afternoon", "evening", "night"})

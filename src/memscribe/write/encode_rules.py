@@ -244,7 +244,7 @@ def _kind(sig: frozenset[str], text: str, tm: TimeMention | None, at: datetime, 
         return Kind.constraint
     if "profile" in sig:
         return Kind.profile
-    if tm is not None:
+    if tm is not None and tm.recurrence is None:  # a standing rule (每周四 / on Thursdays) is not an event
         # "I went hiking with Tom today": today's date, but it already happened
         done = tm.time_start.date() <= at.date() and _PAST.search(text)
         return Kind.plan if tm.time_end >= at and not done else Kind.event
@@ -306,8 +306,9 @@ class RuleEncoder:
         body = sep.join(body_sents).strip() or text.strip()
         mentions = resolve_times(body, at)
         if trig.signals & {"habit", "preference"}:
-            # "我喜欢周末去钓鱼" / "I deploy on Thursdays": a recurring day, not one date to pin down
-            mentions = [m for m in mentions if not _RECURRING.fullmatch(m.text.strip())]
+            # "我喜欢周末去钓鱼" / "I deploy on Thursday": a recurring day, not one date to pin down (a mention the
+            # time rules already typed as a recurrence keeps its rule)
+            mentions = [m for m in mentions if m.recurrence or not _RECURRING.fullmatch(m.text.strip())]
         tm = primary_time(mentions)
         canonical = rewrite_with_absolute(body, mentions) if mentions else body
         canonical = name_subject(canonical, subject, lang)
@@ -343,8 +344,13 @@ class RuleEncoder:
         if value:
             structured["value"] = value
         if tm is not None:
+            # time_start is a datetime: a day-grain time is that day's 00:00 with grain "day"; a recurrence's
+            # time_start is its first occurrence and "recurrence" its RFC 5545 rule
             structured["time"] = iso(tm.time_start, tm.granularity)
             structured["time_text"] = tm.text
+            structured["grain"] = tm.granularity
+            if tm.recurrence:
+                structured["recurrence"] = tm.recurrence
         for k in ("ids", "amounts", "places", "people", "orgs"):
             if ents[k]:
                 structured[k] = ents[k]
