@@ -595,6 +595,33 @@ for t in EN_NONE:
     en("none", t, "EA", None, wrap=False)
 
 
+# ---------------------------------------------------------------- second batch (written after the first
+# measurement, to cover forms the first batch missed: seasons, more holidays, ranges over midnight, relative years)
+for t, s, e in [("去年夏天", "2025-06", "2025-08"), ("今年冬天", "2026-12", "2027-02"), ("明年春天", "2027-03", "2027-05"),
+                ("去年秋天", "2025-09", "2025-11")]:  # fmt: skip
+    zh("season", t, "ZA", s, e, grain="month")
+for t, s, e in [("this summer", "2026-06", "2026-08"), ("last winter", "2025-12", "2026-02"), ("next spring", "2027-03", "2027-05"),
+                ("summer of 2019", "2019-06", "2019-08"), ("this fall", "2026-09", "2026-11")]:  # fmt: skip
+    en("season", t, "EA", s, e, grain="month")
+for t, s in [("去年3月", "2025-03"), ("明年1月5号", "2027-01-05"), ("今年8月", "2026-08"), ("去年十月一日", "2025-10-01"),
+             ("植树节", "2027-03-12"), ("建军节", "2026-08-01"), ("愚人节", "2027-04-01"), ("双十一", "2026-11-11"),
+             ("青年节", "2027-05-04"), ("中元节", "2026-08-27")]:  # fmt: skip
+    zh("holiday" if "节" in t or t == "双十一" else "explicit_date", t, "ZA", s)
+for t, s, e in [("晚上11点到凌晨1点", "2026-06-08 23:00", "=2026-06-09 01:00:00"), ("三点到五点", "2026-06-08 15:00", "=2026-06-08 17:00:00"),
+                ("上午十点到下午两点", "2026-06-08 10:00", "=2026-06-08 14:00:00"), ("3月15日到4月2日", "2027-03-15", "2027-04-02")]:  # fmt: skip
+    zh("range", t, "ZA", s, e)
+for t, s in [("Earth Day", "2026-04-22"), ("April Fools' Day", "2026-04-01"), ("Ash Wednesday", "2027-02-10"),
+             ("Cyber Monday", "2026-11-30"), ("Election Day", "2026-11-03"), ("Groundhog Day", "2027-02-02"),
+             ("Cinco de Mayo", "2026-05-05"), ("Mardi Gras", "2027-02-09")]:  # fmt: skip
+    en("holiday", t, "EA", s)
+for t, s, e in [("Thursday from 9:30 - 11:00", "2026-03-05 09:30", "=2026-03-05 11:00:00"), ("from 11 to 1", "2026-03-05 11:00", "=2026-03-05 13:00:00"),
+                ("from 10pm to 2am", "2026-03-05 22:00", "=2026-03-06 02:00:00")]:  # fmt: skip
+    en("range", t, "EA", s, e)
+for t, s in [("a fortnight ago", "W2026-02-16"), ("in a couple of days", "2026-03-07"), ("3 days later", None)]:
+    if s:
+        en("relative_offset", t, "EA", s)
+
+
 # ---------------------------------------------------------------- write
 def build() -> dict[str, list[dict[str, object]]]:
     out: dict[str, list[dict[str, object]]] = {"zh": [], "en": []}

@@ -148,6 +148,8 @@ def _fit_end(c: Ctx, x: Span, y: Span) -> Span | None:
         t0 = wall(x.t0.date(), c.tz, y.t0.hour, y.t0.minute)
         if t0 <= x.t0 and not y.known and (t12 := add(t0, timedelta(hours=12))) is not None and t12 > x.t0:
             t0 = t12
+        if t0 <= x.t0 and (t24 := add(t0, timedelta(days=1))) is not None:
+            t0 = t24  # 晚上11点到凌晨1点: the end is the next day's
         return replace(y, t0=t0, t1=t0, tod=False)
     if y.gran == x.gran == "day" and y.t0 < x.t0 and y.bare:
         t0, t1 = add(y.t0, timedelta(days=7)), add(y.t1, timedelta(days=7))
@@ -194,8 +196,8 @@ def _standing(c: Ctx, spans: list[Span]) -> list[Span]:
     return out
 
 
-_PM_CONTEXT = re.compile(r"\b(?:night|evening|tonight|dinner|supper|drinks|party)\b|晚饭|晚餐|夜宵|[晚夜]", re.I)
-_AM_CONTEXT = re.compile(r"\b(?:morning|breakfast|am)\b|早饭|早餐|[早晨]", re.I)
+_PM_CONTEXT = re.compile(r"\b(?:night|evening|tonight|dinner|supper|drinks|party)\b|晚饭|晚餐|夜宵|晚会", re.I)
+_AM_CONTEXT = re.compile(r"\b(?:morning|breakfast|a\.?m)\b|早饭|早餐|早上|上午", re.I)
 
 
 def _finish(c: Ctx, spans: list[Span]) -> list[Span]:

@@ -136,6 +136,19 @@ def two_digit_year(yy: int, base_year: int) -> int:
     return y
 
 
+_SEASON_MONTHS = {"spring": 3, "summer": 6, "fall": 9, "autumn": 9, "winter": 12}
+
+
+def season_range(year: int, season: str, tz: tzinfo) -> Range:
+    """Meteorological seasons (northern hemisphere): spring Mar..May, summer Jun..Aug, autumn Sep..Nov, winter
+    Dec..Feb (the winter of ``year`` starts in its December)."""
+    m0 = _SEASON_MONTHS[season]
+    end = ym_shift(year, m0, 2)
+    if end is None or not 1 <= year <= 9999:
+        return None
+    return days_range(date(year, m0, 1), date(end[0], end[1], monthrange(*end)[1]), tz)
+
+
 def pod_range(d: date | None, pod: str, tz: tzinfo) -> Range:
     a, b = POD_HOURS[pod]
     return None if d is None else (wall(d, tz, a), wall(d, tz, b - 1, 59, 59))
@@ -283,7 +296,7 @@ _NUMS = {
         ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"], 1
     )
 } | {"fifteen": 15, "twenty": 20, "thirty": 30, "forty": 40, "forty-five": 45, "fifty": 50, "sixty": 60, "ninety": 90}
-_NUM = r"\d{1,3}|an?|" + "|".join(_NUMS)
+_NUM = r"\d{1,3}|an?|a\s+couple\s+of|" + "|".join(_NUMS)
 _PREP = r"in|since|during|until|till|by|from|before|after|through|early|late|mid-?"
 _UNIT_K = {
     "next": 1,
@@ -311,7 +324,7 @@ _R_REL = re.compile(
 )
 _R_WD = re.compile(rf"\b(?P<on>on\s+)?(?:(?P<wd>{_WD})|(?P<wa>{_WDA}))\b(?:\s+(?P<p>{_POD})\b)?", _F)
 _R_WEEKEND = re.compile(r"\b(?:over|on|during|for|at)\s+the\s+weekend\b", _F)
-_UNITS = r"minute|min|hour|hr|day|week|month|year"
+_UNITS = r"minute|min|hour|hr|day|week|fortnight|month|year"
 _R_AGO = re.compile(
     rf"\b(?P<n>{_NUM}|half\s+an?)\s+(?P<u>{_UNITS})s?\s+(?P<dir>ago|from\s+now|later|earlier)\b", _F
 )
@@ -349,7 +362,7 @@ _R_YEAR = re.compile(rf"\b(?:{_PREP}|of|year)\s+(?P<y>(?:19|20)\d{{2}})\b(?![.,:
 _EVERY = re.compile(r"\b(?:every|each)\s+$", _F)
 _TRIGGER = re.compile(
     rf"\d|day|night|nite|tom|tmr|2mo|yday|week|month|year|noon|midnight|hour|hr|min|ago|quarter|eve|easter|christmas"
-    rf"|morning|afternoon|evening|every|each|daily"
+    rf"|morning|afternoon|evening|every|each|daily|spring|summer|fall|autumn|winter|fortnight"
     rf"|xmas|halloween|thanksgiving|juneteenth|festival|valentine|\b(?:{_WDA}|{_MON})",
     _F,
 )  # cheap pre-filter
@@ -357,6 +370,8 @@ _TRIGGER = re.compile(
 
 def _num(s: str) -> int:
     s = s.lower()
+    if s.endswith("couple of"):
+        return 2
     return int(s) if s.isdigit() else _NUMS.get(s, 1)  # a / an -> 1
 
 
@@ -461,6 +476,8 @@ def _h_ago(c: Ctx, m: re.Match[str], sign: int | None = None) -> Span | None:
         return None  # "finished it in 3 days" is a duration
     raw, u = m["n"].lower(), m["u"].lower()
     u = {"min": "minute", "hr": "hour"}.get(u, u)
+    if u == "fortnight":
+        u, raw = "week", str(2 * (_num(raw) if not raw.startswith("half") else 0)) or "0"
     if u == "minute" and not raw[0].isdigit() and raw not in _NUMS:
         return None  # "in a minute" is a figure of speech
     n = 0.5 if raw.startswith("half") else _num(raw)
@@ -616,6 +633,11 @@ _R_NTH = re.compile(
     rf"(?:(?P<mon>{'|'.join(_MONTHS_FULL)})\b|(?P<rel>the|this|next|last)\s+month\b)",
     _F,
 )
+_R_SEASON = re.compile(
+    r"\b(?:(?P<q>this|last|next|this\s+past|this\s+coming)\s+(?P<s>spring|summer|fall|autumn|winter)"
+    r"|(?:the\s+)?(?P<s2>spring|summer|fall|autumn|winter)\s+(?:of\s+)?(?P<y>(?:19|20)\d{2}))\b",
+    _F,
+)
 _R_LASTN = re.compile(
     rf"\b(?:the\s+)?(?P<d>past|last|next|coming|previous|following)\s+(?P<n>\d{{1,3}}|{'|'.join(_NUMS)}|couple\s+of|few)\s+"
     r"(?P<u>day|week|month|year)s\b",
@@ -653,6 +675,8 @@ def _h_crange(c: Ctx, m: re.Match[str]) -> Span | None:
         h1 = h1p if h1p is not None and h1p <= h2 else _ampm(h1, "a")
     elif 1 <= h1 <= 7:
         h1, h2 = h1 + 12, h2 + 12 if h2 < 12 else h2
+    elif h2 < h1 <= 12:  # "from 11 to 1": the end is after noon
+        h2 += 12
     if h1 is None or not 0 <= h2 < 24 or (h1, m1) >= (h2, m2):
         return None
     t0 = wall(c.base, c.tz, h1, m1)
@@ -735,6 +759,16 @@ def _h_nth(c: Ctx, m: re.Match[str]) -> Span | None:
     return c.day(m.start(), m.end(), d)
 
 
+def _h_season(c: Ctx, m: re.Match[str]) -> Span | None:
+    """'this summer' is this year's (a winter said in Jan/Feb is the one under way), last/next one year off."""
+    if m["y"]:
+        return c.span(m.start(), m.end(), season_range(int(m["y"]), m["s2"].lower(), c.tz), "month", False)
+    s, q = m["s"].lower(), " ".join(m["q"].lower().split())
+    y = c.base.year - (1 if s == "winter" and c.base.month <= 2 else 0)
+    y += {"this": 0, "last": -1, "this past": -1, "next": 1, "this coming": 0}[q]
+    return c.span(m.start(), m.end(), season_range(y, s, c.tz), "month")
+
+
 def _h_lastn(c: Ctx, m: re.Match[str]) -> Span | None:
     raw = m["n"].lower()
     n = 2 if raw.startswith("couple") else 3 if raw == "few" else _num(raw)
@@ -793,6 +827,7 @@ def _rules() -> tuple[tuple[re.Pattern[str], Callable[[Ctx, re.Match[str]], Span
         (_R_WEEKSFROM, _h_weeksfrom),
         (_R_NTH, _h_nth),
         (_R_LASTN, _h_lastn),
+        (_R_SEASON, _h_season),
         (EN_HOLIDAY, _h_holiday),
         (EN_REC, _h_rec),
     )

@@ -80,6 +80,29 @@ _RULES: dict[str, _Rule] = {
     "儿童节": lambda y: date(y, 6, 1),
     "妇女节": lambda y: date(y, 3, 8),
     "教师节": lambda y: date(y, 9, 10),
+    "植树节": lambda y: date(y, 3, 12),
+    "青年节": lambda y: date(y, 5, 4),
+    "建党节": lambda y: date(y, 7, 1),
+    "建军节": lambda y: date(y, 8, 1),
+    "护士节": lambda y: date(y, 5, 12),
+    "光棍节": lambda y: date(y, 11, 11),
+    "中元节": lambda y: lunar_date(y, 7, 15),
+    "小年": lambda y: lunar_date(y - 1, 12, 23),  # the northern 小年 that falls in solar year y
+    "april fools": lambda y: date(y, 4, 1),
+    "earth day": lambda y: date(y, 4, 22),
+    "groundhog day": lambda y: date(y, 2, 2),
+    "cinco de mayo": lambda y: date(y, 5, 5),
+    "flag day": lambda y: date(y, 6, 14),
+    "tax day": lambda y: date(y, 4, 15),
+    "canada day": lambda y: date(y, 7, 1),
+    "remembrance day": lambda y: date(y, 11, 11),
+    "kwanzaa": lambda y: date(y, 12, 26),
+    "ash wednesday": lambda y: _easter(y) - timedelta(days=46),
+    "mardi gras": lambda y: _easter(y) - timedelta(days=47),
+    "palm sunday": lambda y: _easter(y) - timedelta(days=7),
+    "pentecost": lambda y: _easter(y) + timedelta(days=49),
+    "cyber monday": lambda y: (t + timedelta(days=4)) if (t := _named("US", y, "Thanksgiving Day")) else None,
+    "election day": lambda y: _nth_weekday(y, 11, 0, 1) + timedelta(days=1),
     # shared / Western
     "christmas": lambda y: date(y, 12, 25),
     "christmas eve": lambda y: date(y, 12, 24),
@@ -125,11 +148,14 @@ _ZH_NAMES = {
     "六一": "儿童节", "妇女节": "妇女节", "三八节": "妇女节", "教师节": "教师节", "圣诞节": "christmas",
     "圣诞": "christmas", "平安夜": "christmas eve", "情人节": "valentine", "万圣节": "halloween",
     "感恩节": "thanksgiving", "母亲节": "mother's day", "父亲节": "father's day", "复活节": "easter",
+    "植树节": "植树节", "青年节": "青年节", "五四青年节": "青年节", "建党节": "建党节", "建军节": "建军节",
+    "护士节": "护士节", "光棍节": "光棍节", "双十一": "光棍节", "中元节": "中元节", "小年": "小年", "愚人节": "april fools",
+    "黑色星期五": "black friday", "春節": "春节", "复活节星期一": "easter monday", "耶诞节": "christmas",
 }  # fmt: skip
 ZH_HOLIDAY = re.compile(
     r"(?<!每)(?:(?P<yp>去年|今年|明年|前年|后年)|(?P<y>[0-9]{4})年)?的?"
     rf"(?P<name>{'|'.join(sorted(_ZH_NAMES, key=len, reverse=True))})(?P<week>假期|长假|黄金周)?"
-    r"(?![月饼粽子阅兵联欢晚会礼盒快乐])"
+    r"(?![月饼粽子阅兵联欢晚会礼盒快乐轻])"
 )
 _EN_NAMES = {
     "thanksgiving day": "thanksgiving", "thanksgiving": "thanksgiving", "memorial day": "memorial day",
@@ -149,6 +175,12 @@ _EN_NAMES = {
     "chinese new year": "春节", "lunar new year": "春节", "spring festival": "春节",
     "mid-autumn festival": "中秋", "mid autumn festival": "中秋", "moon festival": "中秋",
     "dragon boat festival": "端午", "lantern festival": "元宵", "qingming festival": "清明",
+    "april fools' day": "april fools", "april fools day": "april fools", "april fool's day": "april fools",
+    "earth day": "earth day", "groundhog day": "groundhog day", "cinco de mayo": "cinco de mayo", "flag day": "flag day",
+    "tax day": "tax day", "canada day": "canada day", "remembrance day": "remembrance day", "kwanzaa": "kwanzaa",
+    "ash wednesday": "ash wednesday", "mardi gras": "mardi gras", "palm sunday": "palm sunday", "pentecost": "pentecost",
+    "cyber monday": "cyber monday", "election day": "election day", "new year's": "new year's day",
+    "mlk jr. day": "mlk day", "washington's birthday": "presidents day", "christmas morning": "christmas",
 }  # fmt: skip
 EN_HOLIDAY = re.compile(
     r"(?<![\w'])(?:(?P<q>last|next|this)\s+)?(?:the\s+)?"

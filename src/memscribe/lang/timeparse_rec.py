@@ -228,7 +228,7 @@ def en_recurrence(c: Ctx, m: re.Match[str]) -> Span | None:
 
 
 # ---------------------------------------------------------------- standing rules said with a bare day
-_STANDING_ZH = re.compile(r"一般|通常|总是|经常|平时|向来|习惯|别|不要|不用|不[上去做工见接开]|都[会要去在]|喜欢|从不")
+_STANDING_ZH = re.compile(r"一般|通常|总是|经常|常[来去在]|平时|向来|习惯|别|不要|不用|不[上去做工见接开]|都[会要去在]|喜欢|从不")
 _TENSE_ZH = re.compile(r"了|过(?!节)|打算|准备|将要|这个?周|下个?周")
 _STANDING_EN = re.compile(r"\b(?:usually|always|normally|typically|generally|never)\b", re.I)
 

@@ -22,6 +22,7 @@ from memscribe.lang.timeparse_en import (
     month_range,
     pick_year,
     quarter_range,
+    season_range,
     shift,
     two_digit_year,
     unit_range,
@@ -115,7 +116,7 @@ _PREFIX = re.compile(
     r"(?P<u>天|日|周|星期|礼拜|月|年)(?!前|后|以|之|级|纪)"
 )
 _DATE = re.compile(
-    rf"(?:(?P<y>[0-9]{{4}}|[0-9]{{2}}|[零〇一二三四五六七八九]{{4}}|[零〇一二三四五六七八九]{{2}})年)?"
+    rf"(?:(?P<y>[0-9]{{4}}|[0-9]{{2}}|[零〇一二三四五六七八九]{{4}}|[零〇一二三四五六七八九]{{2}})年|(?P<yr>去年|今年|明年|前年|后年)的?)?"
     rf"(?P<m>{_MONTH_ZH})月份?(?:(?P<d>{_DAY_ZH})[日号])?(?![河亮光饼色薪嫂牙])"
     rf"|(?<![0-9])(?P<y2>[0-9]{{4}}|[0-9]{{2}}|[零〇一二三四五六七八九]{{4}})年(?![级代纪轻终度货份会薪])"
     rf"|(?<![月0-9第几零〇一二两三四五六七八九十])(?P<d2>{_DAY_ZH})[号日](?![线楼栋层门房室位车床机台路院站码电子本常])"
@@ -138,6 +139,8 @@ _QUARTER = re.compile(
     r"(?P<p>这个|本|下下个?|下个?|上个?)季度|第(?P<n>[一二三四1-4])季度|(?<![A-Za-z])Q(?P<q>[1-4])(?![0-9])"
 )
 
+_SEASON = re.compile(r"(?P<p>去年|今年|明年|前年|后年)的?(?P<s>[春夏秋冬])(?:天|季)")
+_SEASON_KEY = {"春": "spring", "夏": "summer", "秋": "autumn", "冬": "winter"}
 _POD_RANGE = {  # part of day -> (start hour, end hour exclusive)
     "凌晨": (0, 6), "清晨": (5, 8), "早上": (6, 12), "早晨": (6, 12), "上午": (6, 12), "早": (6, 12), "今早": (6, 12),
     "明早": (6, 12), "中午": (12, 14), "下午": (12, 18), "傍晚": (17, 19), "晚上": (18, 24), "夜里": (18, 24),
@@ -268,6 +271,8 @@ def _dates(c: Ctx, t: str) -> list[Span]:
         if mo is None or not 1 <= mo <= 12:
             continue
         y = _year(m["y"], c.base.year) if m["y"] else None
+        if m["yr"]:  # 去年3月 / 明年1月5号
+            y = c.base.year + {"去年": -1, "今年": 0, "明年": 1, "前年": -2, "后年": 2}[m["yr"]]
         if m["d"]:
             d = zh_int(m["d"])
             if d is None:
@@ -279,7 +284,7 @@ def _dates(c: Ctx, t: str) -> list[Span]:
                 first = pick_year(c, a, lambda yy, mo=mo: month_last(yy, mo))
                 y = first.year if first else None
             sp = c.span(a, b, month_range((y, mo), c.tz) if y else None, "month", False)
-            if sp is not None and not m["y"]:
+            if sp is not None and not m["y"] and not m["yr"]:
                 sp = replace(sp, part="mon")
         if sp is not None:
             out.append(sp)
@@ -426,6 +431,19 @@ def _quarters(c: Ctx, t: str) -> list[Span]:
     return out
 
 
+def _seasons(c: Ctx, t: str) -> list[Span]:
+    """去年夏天 / 今年冬天: that year's meteorological season (month grain); a bare 夏天 is not a time."""
+    out = []
+    for m in _SEASON.finditer(t):
+        y = c.base.year + _YP[m["p"][0]] if m["p"] != "前年" else c.base.year - 2
+        if m["p"] == "后年":
+            y = c.base.year + 2
+        sp = c.span(m.start(), m.end(), season_range(y, _SEASON_KEY[m["s"]], c.tz), "month")
+        if sp is not None:
+            out.append(_mark(sp, 3))
+    return out
+
+
 def _holidays(c: Ctx, t: str) -> list[Span]:
     out = []
     for m in ZH_HOLIDAY.finditer(t):
@@ -448,7 +466,7 @@ def zh_spans(c: Ctx) -> list[Span]:
     """Chinese candidates on the normalised text (offsets equal the original's)."""
     t = normalize(c.text)
     spans: list[Span] = []
-    for rule in (_rel, _offsets, _prefixes, _dates, _lunar, _clocks, _edges, _quarters, _holidays, _recurrences):
+    for rule in (_rel, _offsets, _prefixes, _dates, _lunar, _clocks, _edges, _quarters, _seasons, _holidays, _recurrences):
         spans += [s for s in rule(c, t) if s is not None]
     return spans
 
