@@ -132,7 +132,22 @@ def memscribe_add_answer(case: Case) -> Answer:
     )
 
 
-_CLOCKY = ("am", "pm", ":", "点", "點", "时", "時", "noon", "midnight", "o'clock", "oclock", "hour", "minute", "小时")
+_CLOCKY = (
+    "am",
+    "pm",
+    ":",
+    "点",
+    "點",
+    "时",
+    "時",
+    "noon",
+    "midnight",
+    "o'clock",
+    "oclock",
+    "hour",
+    "minute",
+    "小时",
+)
 
 
 def _as_day(text: str, dt: datetime, tz: Any) -> Answer:
@@ -164,7 +179,9 @@ def timefhuman_answer(case: Case) -> Answer:
     if case.lang != "en":
         return Answer(None, None)
     try:
-        found = timefhuman(case.text, config=tfhConfig(now=case.ref.replace(tzinfo=None), return_matched_text=True))
+        found = timefhuman(
+            case.text, config=tfhConfig(now=case.ref.replace(tzinfo=None), return_matched_text=True)
+        )
     except Exception:  # third-party parser under test: any crash is a miss, scored as such
         return Answer(None, None)
     if not found:
@@ -206,7 +223,14 @@ def _jionlp() -> Any:
 def jionlp_answer(case: Case) -> Answer:
     jio = _jionlp()
     r = case.ref
-    base = {"year": r.year, "month": r.month, "day": r.day, "hour": r.hour, "minute": r.minute, "second": r.second}
+    base = {
+        "year": r.year,
+        "month": r.month,
+        "day": r.day,
+        "hour": r.hour,
+        "minute": r.minute,
+        "second": r.second,
+    }
     try:
         items = jio.ner.extract_time(case.text, time_base=base, with_parsing=True)
     except Exception:  # third-party parser under test: a crash is a miss
@@ -243,8 +267,12 @@ def recognizers_answer(case: Case) -> Answer:
                     val = f"{case.ref.date().isoformat()} {val}"
                 return _as_day(val if typ != "date" else "", datetime.fromisoformat(val), tz)
             if typ.endswith("range") and "start" in v:
-                a = datetime.fromisoformat(v["start"] if typ != "timerange" else f"{case.ref.date()} {v['start']}")
-                b = datetime.fromisoformat(v["end"] if typ != "timerange" else f"{case.ref.date()} {v['end']}")
+                a = datetime.fromisoformat(
+                    v["start"] if typ != "timerange" else f"{case.ref.date()} {v['start']}"
+                )
+                b = datetime.fromisoformat(
+                    v["end"] if typ != "timerange" else f"{case.ref.date()} {v['end']}"
+                )
                 if typ == "daterange":  # exclusive end day
                     b = b - timedelta(seconds=1)
                 return Answer(a.replace(tzinfo=tz), b.replace(tzinfo=tz))
@@ -262,9 +290,13 @@ CANDIDATES: dict[str, Callable[[Case], Answer]] = {
 
 
 # ---------------------------------------------------------------- tables
-def table(cases: list[Case], answer: Callable[[Case], Answer], *, typed: bool = True) -> dict[str, dict[str, Any]]:
+def table(
+    cases: list[Case], answer: Callable[[Case], Answer], *, typed: bool = True
+) -> dict[str, dict[str, Any]]:
     """Per (lang, class) counts of correct start / end / grain / recurrence / all; keys 'zh:clock', …, 'zh:ALL'."""
-    acc: dict[str, dict[str, Any]] = defaultdict(lambda: {"n": 0, "start": 0, "end": 0, "grain": 0, "rec": 0, "all": 0})
+    acc: dict[str, dict[str, Any]] = defaultdict(
+        lambda: {"n": 0, "start": 0, "end": 0, "grain": 0, "rec": 0, "all": 0}
+    )
     fails: dict[str, list[tuple[Case, Answer]]] = defaultdict(list)
     for c in cases:
         a = answer(c)
@@ -304,7 +336,9 @@ def _fmt(a: Answer) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m memscribe.bench.timecorpus", description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(
+        prog="python -m memscribe.bench.timecorpus", description=__doc__.split("\n\n")[0]
+    )
     p.add_argument("--corpus", type=Path, default=None, help="folder with zh.jsonl / en.jsonl")
     p.add_argument("--lang", choices=["zh", "en"], default=None)
     p.add_argument("--candidates", action="store_true", help="also score the third-party parsers")
@@ -323,10 +357,12 @@ def main(argv: list[str] | None = None) -> int:
     t = table(cases, memscribe_add_answer if a.add else memscribe_answer)
     print(render(name, t))
     results[name] = {k: v for k, v in t.items() if not k.startswith("_")}
-    for lang, fl in t["_fails"].items():
+    for _lang, fl in t["_fails"].items():
         for c, ans in fl[: a.fails]:
             exp = Answer(c.start, c.end, c.grain, c.recurrence)
-            print(f"  FAIL {c.id} [{c.cls}] {c.text!r} @ {c.ref.isoformat()[:16]}\n     want {_fmt(exp)}\n     got  {_fmt(ans)}")
+            print(
+                f"  FAIL {c.id} [{c.cls}] {c.text!r} @ {c.ref.isoformat()[:16]}\n     want {_fmt(exp)}\n     got  {_fmt(ans)}"
+            )
     if a.candidates:
         names = a.only.split(",") if a.only else list(CANDIDATES)
         for cand in names:

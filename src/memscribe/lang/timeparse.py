@@ -143,7 +143,9 @@ def _fit_end(c: Ctx, x: Span, y: Span) -> Span | None:
         return None if d is None else replace(y, t0=wall(d, c.tz), t1=wall(d, c.tz, 23, 59, 59))
     if y.part == "mon" and x.gran == "month":
         d0, d1 = mkdate(x.t0.year, y.t0.month, 1), mkdate(x.t0.year, y.t1.month, y.t1.day)
-        return None if d0 is None or d1 is None else replace(y, t0=wall(d0, c.tz), t1=wall(d1, c.tz, 23, 59, 59))
+        return (
+            None if d0 is None or d1 is None else replace(y, t0=wall(d0, c.tz), t1=wall(d1, c.tz, 23, 59, 59))
+        )
     if y.tod and x.gran in ("hour", "minute"):
         t0 = wall(x.t0.date(), c.tz, y.t0.hour, y.t0.minute)
         if t0 <= x.t0 and not y.known and (t12 := add(t0, timedelta(hours=12))) is not None and t12 > x.t0:
@@ -168,16 +170,21 @@ def _ranges(c: Ctx, spans: list[Span]) -> list[Span]:
             gap = c.text[x.end : y.start]
             zh = _ZH_TO.fullmatch(gap) is not None and (_CJK.search(c.text[x.start : y.end]) is not None)
             en = _EN_TO.fullmatch(gap) is not None and (
-                _EN_FROM.search(c.text, max(0, x.start - 8), x.start) is not None or gap.strip() in ("-", "–", "through", "thru")
+                _EN_FROM.search(c.text, max(0, x.start - 8), x.start) is not None
+                or gap.strip() in ("-", "–", "through", "thru")
             )
-            en = en or (_EN_AND.fullmatch(gap) is not None and _EN_FROM.search(c.text, max(0, x.start - 8), x.start))
+            en = en or (
+                _EN_AND.fullmatch(gap) is not None and _EN_FROM.search(c.text, max(0, x.start - 8), x.start)
+            )
             if (zh or en) and y.rec is None and not (x.tod and not y.tod):
                 y2 = _fit_end(c, x, y)
                 if y2 is not None and y2.t1 >= x.t0 and (x.gran == y2.gran or y.tod or y.part):
                     start = x.start
                     if en and (f := _EN_FROM.search(c.text, max(0, x.start - 8), x.start)):
                         start = f.start()
-                    out.append(replace(x, start=start, end=y.end, t1=y2.t1 if not y.tod else y2.t0, tod=x.tod))
+                    out.append(
+                        replace(x, start=start, end=y.end, t1=y2.t1 if not y.tod else y2.t0, tod=x.tod)
+                    )
                     i += 2
                     continue
         out.append(x)
@@ -196,7 +203,9 @@ def _standing(c: Ctx, spans: list[Span]) -> list[Span]:
     return out
 
 
-_PM_CONTEXT = re.compile(r"\b(?:night|evening|tonight|dinner|supper|drinks|party)\b|晚饭|晚餐|夜宵|晚会", re.I)
+_PM_CONTEXT = re.compile(
+    r"\b(?:night|evening|tonight|dinner|supper|drinks|party)\b|晚饭|晚餐|夜宵|晚会", re.I
+)
 _AM_CONTEXT = re.compile(r"\b(?:morning|breakfast|a\.?m)\b|早饭|早餐|早上|上午", re.I)
 
 
@@ -208,7 +217,12 @@ def _finish(c: Ctx, spans: list[Span]) -> list[Span]:
         if s.gran in ("hour", "minute") and not s.known and s.rec is None:
             h = s.t0.hour
             lo, hi = c.sentence(s.start)
-            ctx_pm = s.pod is None and h < 12 and _PM_CONTEXT.search(c.text, lo, hi) and not _AM_CONTEXT.search(c.text, lo, hi)
+            ctx_pm = (
+                s.pod is None
+                and h < 12
+                and _PM_CONTEXT.search(c.text, lo, hi)
+                and not _AM_CONTEXT.search(c.text, lo, hi)
+            )
             if (s.pod in PM_WORDS and h < 12) or ctx_pm or (s.pod not in AM_WORDS and 1 <= h <= 7):
                 t0, t1 = add(s.t0, timedelta(hours=12)), add(s.t1, timedelta(hours=12))
                 if t0 is None or t1 is None:

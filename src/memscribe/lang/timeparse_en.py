@@ -28,10 +28,29 @@ from typing import Literal
 Granularity = Literal["minute", "hour", "day", "week", "month", "quarter", "year"]
 
 _MAXORD = date.max.toordinal()
-POD_HOURS = {"morning": (6, 12), "afternoon": (12, 18), "evening": (18, 24), "night": (18, 24), "noon": (12, 14),
-             "dusk": (17, 19), "small": (0, 6)}
-POD_KEY = {"早": "morning", "早上": "morning", "晨": "morning", "晚": "night", "晚上": "night", "夜": "night",
-           "早晨": "morning", "上午": "morning", "下午": "afternoon", "中午": "noon", "傍晚": "dusk", "凌晨": "small"}
+POD_HOURS = {
+    "morning": (6, 12),
+    "afternoon": (12, 18),
+    "evening": (18, 24),
+    "night": (18, 24),
+    "noon": (12, 14),
+    "dusk": (17, 19),
+    "small": (0, 6),
+}
+POD_KEY = {
+    "早": "morning",
+    "早上": "morning",
+    "晨": "morning",
+    "晚": "night",
+    "晚上": "night",
+    "夜": "night",
+    "早晨": "morning",
+    "上午": "morning",
+    "下午": "afternoon",
+    "中午": "noon",
+    "傍晚": "dusk",
+    "凌晨": "small",
+}
 AM_WORDS = frozenset({"morning", "早", "早上", "早晨", "清晨", "上午", "凌晨", "晨"})
 PM_WORDS = frozenset(
     {"afternoon", "evening", "night", "tonight", "下午", "傍晚", "晚", "晚上", "夜", "夜里", "夜间"}
@@ -123,7 +142,9 @@ def quarter_range(d: date | None, k: int, tz: tzinfo) -> Range:
     if ym is None:
         return None
     last = ym_shift(ym[0], ym[1], 2)
-    return days_range(date(ym[0], ym[1], 1), date(last[0], last[1], monthrange(*last)[1]), tz) if last else None
+    return (
+        days_range(date(ym[0], ym[1], 1), date(last[0], last[1], monthrange(*last)[1]), tz) if last else None
+    )
 
 
 def two_digit_year(yy: int, base_year: int) -> int:
@@ -255,7 +276,9 @@ class Ctx:
             return None
         t0 = wall(d, self.tz, h, mi)
         t1 = t0.replace(second=59) if mi else t0.replace(minute=59, second=59)
-        return Span(a, b, t0, t1, "minute" if mi else "hour", True, tod=True, known=known, pod=pod, dayoff=dayoff)
+        return Span(
+            a, b, t0, t1, "minute" if mi else "hour", True, tod=True, known=known, pod=pod, dayoff=dayoff
+        )
 
     def day(
         self, a: int, b: int, d: date | None, pod: str | None = None, relative: bool = True
@@ -295,7 +318,16 @@ _NUMS = {
     for i, w in enumerate(
         ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"], 1
     )
-} | {"fifteen": 15, "twenty": 20, "thirty": 30, "forty": 40, "forty-five": 45, "fifty": 50, "sixty": 60, "ninety": 90}
+} | {
+    "fifteen": 15,
+    "twenty": 20,
+    "thirty": 30,
+    "forty": 40,
+    "forty-five": 45,
+    "fifty": 50,
+    "sixty": 60,
+    "ninety": 90,
+}
 _NUM = r"\d{1,3}|an?|a\s+couple\s+of|" + "|".join(_NUMS)
 _PREP = r"in|since|during|until|till|by|from|before|after|through|early|late|mid-?"
 _UNIT_K = {
@@ -351,13 +383,17 @@ _R_MDNUM = re.compile(
     _F,
 )
 _R_MD = re.compile(
-    rf"\b(?:(?P<wdp>{_WD}|{_WDA})\.?,?\s+)?(?P<mon>{_MON})\.?\s+(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\b(?!:\d)(?:,?\s+(?P<y>\d{{4}})\b)?", _F
+    rf"\b(?:(?P<wdp>{_WD}|{_WDA})\.?,?\s+)?(?P<mon>{_MON})\.?\s+(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\b(?!:\d)(?:,?\s+(?P<y>\d{{4}})\b)?",
+    _F,
 )
 _R_DM = re.compile(
-    rf"\b(?:the\s+)?(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<mon>{_MON})\b(?:\.?,?\s+(?P<y>\d{{4}})\b)?", _F
+    rf"\b(?:the\s+)?(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<mon>{_MON})\b(?:\.?,?\s+(?P<y>\d{{4}})\b)?",
+    _F,
 )
 _R_MY = re.compile(rf"\b(?P<mon>{_MON})\.?,?\s+(?:of\s+)?(?P<y>\d{{4}})\b", _F)
-_R_PM = re.compile(rf"\b(?P<pre>{_PREP}|last|next|this|coming|to|and)\s+(?P<mon>{'|'.join(_MONTHS_FULL)})\b", _F)
+_R_PM = re.compile(
+    rf"\b(?P<pre>{_PREP}|last|next|this|coming|to|and)\s+(?P<mon>{'|'.join(_MONTHS_FULL)})\b", _F
+)
 _R_YEAR = re.compile(rf"\b(?:{_PREP}|of|year)\s+(?P<y>(?:19|20)\d{{2}})\b(?![.,:/-]?\d)", _F)
 _EVERY = re.compile(r"\b(?:every|each)\s+$", _F)
 _TRIGGER = re.compile(
@@ -476,8 +512,10 @@ def _h_ago(c: Ctx, m: re.Match[str], sign: int | None = None) -> Span | None:
         return None  # "finished it in 3 days" is a duration
     raw, u = m["n"].lower(), m["u"].lower()
     u = {"min": "minute", "hr": "hour"}.get(u, u)
-    if u == "fortnight":
-        u, raw = "week", str(2 * (_num(raw) if not raw.startswith("half") else 0)) or "0"
+    if u == "fortnight":  # a fortnight = two weeks
+        if raw.startswith("half"):
+            return None
+        u, raw = "week", str(2 * _num(raw))
     if u == "minute" and not raw[0].isdigit() and raw not in _NUMS:
         return None  # "in a minute" is a figure of speech
     n = 0.5 if raw.startswith("half") else _num(raw)
@@ -565,7 +603,9 @@ def _h_iso(c: Ctx, m: re.Match[str]) -> Span | None:
 def _h_num(c: Ctx, m: re.Match[str]) -> Span | None:
     a, b, y = int(m["a"]), int(m["b"]), int(m["y"])
     mo, d = (b, a) if a > 12 else (a, b)  # US month/day unless the first number cannot be a month
-    return _explicit(c, m.start(), m.end(), two_digit_year(y, c.base.year) if len(m["y"]) == 2 else y, mo, d, m.start())
+    return _explicit(
+        c, m.start(), m.end(), two_digit_year(y, c.base.year) if len(m["y"]) == 2 else y, mo, d, m.start()
+    )
 
 
 def _h_mdnum(c: Ctx, m: re.Match[str]) -> Span | None:
@@ -623,10 +663,13 @@ _R_EDGE = re.compile(
     rf"|(?P<mon>{'|'.join(_MONTHS_FULL)})\b(?:\s+(?P<y>\d{{4}})\b)?|Q(?P<qq>[1-4])\b)",
     _F,
 )
-_R_QUARTER = re.compile(r"\b(?P<q>this|next|last)\s+quarter\b|\bQ(?P<n>[1-4])\b(?:\s+(?P<y>(?:19|20)\d{2})\b)?", re.A)
+_R_QUARTER = re.compile(
+    r"\b(?P<q>this|next|last)\s+quarter\b|\bQ(?P<n>[1-4])\b(?:\s+(?P<y>(?:19|20)\d{2})\b)?", re.A
+)
 _R_AFTERNEXT = re.compile(rf"\b(?:the\s+)?(?P<wd>{_WD})\s+after\s+next\b", _F)
 _R_WEEKSFROM = re.compile(
-    rf"\b(?P<n>{_NUM})\s+weeks?\s+from\s+(?:(?P<t>today|tomorrow|{_TOMORROW})|(?:next\s+)?(?P<wd>{_WD}))\b", _F
+    rf"\b(?P<n>{_NUM})\s+weeks?\s+from\s+(?:(?P<t>today|tomorrow|{_TOMORROW})|(?:next\s+)?(?P<wd>{_WD}))\b",
+    _F,
 )
 _R_NTH = re.compile(
     rf"\b(?:the\s+)?(?P<nth>first|second|third|fourth|fifth|last|1st|2nd|3rd|4th|5th)\s+(?P<wd>{_WD})\s+(?:of|in)\s+"
@@ -643,7 +686,18 @@ _R_LASTN = re.compile(
     r"(?P<u>day|week|month|year)s\b",
     _F,
 )
-_NTH = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4, "5th": 5}
+_NTH = {
+    "first": 1,
+    "second": 2,
+    "third": 3,
+    "fourth": 4,
+    "fifth": 5,
+    "1st": 1,
+    "2nd": 2,
+    "3rd": 3,
+    "4th": 4,
+    "5th": 5,
+}
 
 
 def _h_drange(c: Ctx, m: re.Match[str]) -> Span | None:
@@ -670,7 +724,9 @@ def _h_crange(c: Ctx, m: re.Match[str]) -> Span | None:
         return None
     if a1:
         h1 = _ampm(h1, a1)
-    elif a2:  # "2-4pm": the first takes the second's half of the day unless that would put it after the second
+    elif (
+        a2
+    ):  # "2-4pm": the first takes the second's half of the day unless that would put it after the second
         h1p = _ampm(h1, a2)
         h1 = h1p if h1p is not None and h1p <= h2 else _ampm(h1, "a")
     elif 1 <= h1 <= 7:

@@ -208,8 +208,6 @@ def _pick(c: Ctx, pos: int, key: str, q: str | None) -> date | None:
 def holiday_span(c: Ctx, m: re.Match[str], lang: str) -> Span | None:
     name = m["name"].lower().replace("’", "'") if lang == "en" else m["name"]
     key = (_EN_NAMES if lang == "en" else _ZH_NAMES)[name]
-    if lang == "en" and name in ("easter", "christmas", "halloween", "thanksgiving") and not m["name"][0].isupper():
-        pass  # lower-case names are still the holiday ("xmas", "christmas party")
     y = None
     if m["y"]:
         y = int(m["y"])
@@ -221,8 +219,8 @@ def holiday_span(c: Ctx, m: re.Match[str], lang: str) -> Span | None:
         d = _pick(c, m.start(), key, m["q"].lower() if lang == "en" and m["q"] else None)
     if d is None:
         return None
-    n = _SPAN_DAYS.get("国庆假期") if lang == "zh" and key == "国庆" and m["week"] else 1
-    rng = days_range(d, d + timedelta(days=(n or 1) - 1), c.tz)
+    n = _SPAN_DAYS["国庆假期"] if lang == "zh" and key == "国庆" and m["week"] else 1
+    rng = days_range(d, d + timedelta(days=n - 1), c.tz)
     return c.span(m.start(), m.end(), rng, "day", y is None)
 
 

@@ -83,10 +83,8 @@ def _span(c: Ctx, a: int, b: int, rule: str | None, timed: bool) -> Span | None:
     return Span(a, b, t0, t1, gran, True, rec=rule)
 
 
-def _hour(h: int, pod: str | None, pm_words: frozenset[str], am_words: frozenset[str]) -> int:
+def _hour(h: int, pod: str | None, pm_words: frozenset[str]) -> int:
     if pod in pm_words and h < 12:
-        return h + 12
-    if pod not in am_words and pod is not None and h < 12 and pod in pm_words:
         return h + 12
     if pod is None and 1 <= h <= 7:
         return h + 12  # the clock convention: 1..7 without a part of day is afternoon
@@ -107,7 +105,6 @@ ZH_REC = re.compile(
     rf"(?:(?P<h>{_ZN})[点时](?:(?P<half>半)|(?P<mi>[0-9]{{1,2}}|[一二三四五]?十[一二三四五六七八九]?)分?)?)?"
 )
 _ZPM = frozenset({"下午", "傍晚", "晚上", "夜里"})
-_ZAM = frozenset({"凌晨", "早上", "早晨", "上午"})
 
 
 def _zwd(ch: str) -> int:
@@ -125,7 +122,7 @@ def zh_recurrence(c: Ctx, m: re.Match[str]) -> Span | None:
         pod = m["pod"] or ("晚上" if m["daily"] and "晚" in m["daily"] else None)
         if m["daily"] and "早" in m["daily"]:
             pod = pod or "早上"
-        hour = _hour(h, pod, _ZPM, _ZAM)
+        hour = _hour(h, pod, _ZPM)
         minute = 30 if m["half"] else (zh_int(m["mi"]) if m["mi"] else 0)
         if hour > 23 or minute is None or minute > 59:
             return None
@@ -159,7 +156,9 @@ def zh_recurrence(c: Ctx, m: re.Match[str]) -> Span | None:
 
 
 # ---------------------------------------------------------------- English
-_WDN = r"mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday)?|thu(?:rs?(?:day)?)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?"
+_WDN = (
+    r"mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday)?|thu(?:rs?(?:day)?)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?"
+)
 _WDP = r"mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays"
 _MON = r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?"
 EN_REC = re.compile(
@@ -176,7 +175,6 @@ EN_REC = re.compile(
     re.I,
 )
 _EPM = frozenset({"afternoon", "evening", "night"})
-_EAM = frozenset({"morning"})
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 
 
@@ -185,33 +183,39 @@ def _ewd(w: str) -> int:
 
 
 def en_recurrence(c: Ctx, m: re.Match[str]) -> Span | None:
-    text = m.group()
-    if m["pl"] and not (m["pl"][0].isupper() or text.lower().startswith("on")):
-        pass  # "fridays" lower-case is still the plural weekday
     hour = minute = None
     if m["h"]:
         h, mi = int(m["h"]), int(m["mi"] or 0)
-        pod = (m["pod"] or (m["daily"].split()[-1] if m["daily"] and m["daily"].lower().startswith("every ") else None))
+        pod = m["pod"] or (
+            m["daily"].split()[-1] if m["daily"] and m["daily"].lower().startswith("every ") else None
+        )
         pod = pod.lower() if pod else None
         if m["ap"]:
             if not 1 <= h <= 12:
                 return None
             hour = h % 12 + (12 if m["ap"].lower() == "p" else 0)
         else:
-            hour = _hour(h, pod if pod in ("morning", "afternoon", "evening", "night") else None, _EPM, _EAM)
+            hour = _hour(h, pod, _EPM)
         minute = mi
         if hour > 23:
             return None
     end = m.end() if m["h"] else m.end("pod") if m["pod"] else m.end()
     if m["days"] and re.fullmatch(r"(?i)sat|sun|wed|mon|fri", m["days"]) and m["days"].islower():
         return None  # "every sat" is rare; "each wed" looks like a typo
-    if m["daily"] and m["daily"].lower() == "daily" and not m["h"] and re.match(r"\s+[a-z]", c.text[m.end() :], re.I):
+    if (
+        m["daily"]
+        and m["daily"].lower() == "daily"
+        and not m["h"]
+        and re.match(r"\s+[a-z]", c.text[m.end() :], re.I)
+    ):
         return None  # "a daily newspaper": an adjective
     kw = {"byhour": hour, "byminute": minute}
     timed = hour is not None
     if m["days"] or m["pl"]:
         names = re.findall(_WDN if m["days"] else _WDP, m["days"] or m["pl"], re.I)
-        rule = build_rule("WEEKLY", interval=2 if m["other"] else 1, byday=tuple(_ewd(w) for w in names), **kw)  # type: ignore[arg-type]
+        rule = build_rule(
+            "WEEKLY", interval=2 if m["other"] else 1, byday=tuple(_ewd(w) for w in names), **kw
+        )  # type: ignore[arg-type]
     elif m["wkd"]:
         rule = build_rule("WEEKLY", byday=(0, 1, 2, 3, 4), **kw)  # type: ignore[arg-type]
     elif m["we"]:
@@ -222,13 +226,18 @@ def en_recurrence(c: Ctx, m: re.Match[str]) -> Span | None:
         rule = build_rule("MONTHLY", bymonthday=int(m["md"] or m["md2"]), **kw)  # type: ignore[arg-type]
     else:
         rule = build_rule(
-            "YEARLY", bymonth=_MONTHS.index(m["mon"].lower()[:3]) + 1, bymonthday=int(m["yd"]), **kw  # type: ignore[arg-type]
+            "YEARLY",
+            bymonth=_MONTHS.index(m["mon"].lower()[:3]) + 1,
+            bymonthday=int(m["yd"]),
+            **kw,  # type: ignore[arg-type]
         )
     return _span(c, m.start(), end, rule, timed)
 
 
 # ---------------------------------------------------------------- standing rules said with a bare day
-_STANDING_ZH = re.compile(r"一般|通常|总是|经常|常[来去在]|平时|向来|习惯|别|不要|不用|不[上去做工见接开]|都[会要去在]|喜欢|从不")
+_STANDING_ZH = re.compile(
+    r"一般|通常|总是|经常|常[来去在]|平时|向来|习惯|别|不要|不用|不[上去做工见接开]|都[会要去在]|喜欢|从不"
+)
 _TENSE_ZH = re.compile(r"了|过(?!节)|打算|准备|将要|这个?周|下个?周")
 _STANDING_EN = re.compile(r"\b(?:usually|always|normally|typically|generally|never)\b", re.I)
 

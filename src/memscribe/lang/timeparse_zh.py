@@ -91,9 +91,7 @@ def _year(s: str, base_year: int) -> int | None:
 # ---------------------------------------------------------------- rules
 _POD = r"凌晨|清晨|早上|早晨|上午|中午|下午|傍晚|晚上|夜里|夜间|半夜|今早|今晚|明早|明晚|昨晚|早|晚|夜"
 _NOT_AFTER = r"(?<![之以此提然最日年月目当从这那同及准按随临暂有小多几])"
-_DAYW = (
-    r"(?P<dd>(?<![之以此提然最年月差])大?[前后]天(?!才|赋|努力|的努力|培养)|[昨今明][天日]|今天)"
-)
+_DAYW = r"(?P<dd>(?<![之以此提然最年月差])大?[前后]天(?!才|赋|努力|的努力|培养)|[昨今明][天日]|今天)"
 _MONTH_ZH = r"[0-9]{1,2}|十[一二]?|[一二三四五六七八九]"
 _DAY_ZH = r"[0-9]{1,2}|[一二]?十[一二三四五六七八九]?|三十一?|[一二三四五六七八九]"
 _REL = re.compile(
@@ -122,7 +120,7 @@ _DATE = re.compile(
     rf"|(?<![月0-9第几零〇一二两三四五六七八九十])(?P<d2>{_DAY_ZH})[号日](?![线楼栋层门房室位车床机台路院站码电子本常])"
 )
 _LUNAR = re.compile(
-    rf"(?P<pre>农历|阴历)?(?P<m>正|腊|冬|十[一二]?|[一二三四五六七八九])月(?P<d>初[一二三四五六七八九十]|廿[一二三四五六七八九]?|[一二]?十[一二三四五六七八九]?|三十)"
+    r"(?P<pre>农历|阴历)?(?P<m>正|腊|冬|十[一二]?|[一二三四五六七八九])月(?P<d>初[一二三四五六七八九十]|廿[一二三四五六七八九]?|[一二]?十[一二三四五六七八九]?|三十)"
     r"|大年(?P<ny>初[一二三四五六七八九十]|三十)|(?<!大)年三十"
 )
 _CLOCK = re.compile(
@@ -132,9 +130,7 @@ _CLOCK = re.compile(
     rf"|(?P<pod2>{_POD})?(?P<hh>[0-2]?[0-9]):(?P<mm>[0-5][0-9])"
     rf"|(?P<podonly>凌晨|清晨|早上|早晨|上午|中午|下午|傍晚|晚上|夜里|半夜)"
 )
-_PERIOD_EDGE = re.compile(
-    r"(?P<p>这个|本|下个?|上个?|今年|明年|去年|当)?(?P<u>月|季度|季|年)(?P<e>底|末|初)"
-)
+_PERIOD_EDGE = re.compile(r"(?P<p>这个|本|下个?|上个?|今年|明年|去年|当)?(?P<u>月|季度|季|年)(?P<e>底|末|初)")
 _QUARTER = re.compile(
     r"(?P<p>这个|本|下下个?|下个?|上个?)季度|第(?P<n>[一二三四1-4])季度|(?<![A-Za-z])Q(?P<q>[1-4])(?![0-9])"
 )
@@ -212,12 +208,18 @@ def _offsets(c: Ctx, t: str) -> list[Span]:
         sign = -1 if "前" in m["dir"] else 1
         a, b = m.span()
         if u in ("小时", "分钟", "分"):
-            if u == "分" and raw != "半" and not m["dir"]:
-                continue
             minutes = round(n * 60) if u == "小时" else round(n)
             out.append(c.instant(a, b, sign * minutes))
             continue
-        unit = {"天": "day", "日": "day", "周": "week", "星期": "week", "礼拜": "week", "月": "month", "年": "year"}[u]
+        unit = {
+            "天": "day",
+            "日": "day",
+            "周": "week",
+            "星期": "week",
+            "礼拜": "week",
+            "月": "month",
+            "年": "year",
+        }[u]
         if n != int(n):  # 半个月 = 15 days, 一个半月 = 45 days, 半年 = 6 months
             if unit not in ("week", "month", "year"):
                 continue
@@ -237,7 +239,15 @@ def _prefixes(c: Ctx, t: str) -> list[Span]:
         if not n or n > 60:
             continue
         back = m["d"] in ("前", "过去", "最近")
-        unit = {"天": "day", "日": "day", "周": "week", "星期": "week", "礼拜": "week", "月": "month", "年": "year"}[m["u"]]
+        unit = {
+            "天": "day",
+            "日": "day",
+            "周": "week",
+            "星期": "week",
+            "礼拜": "week",
+            "月": "month",
+            "年": "year",
+        }[m["u"]]
         first, last = (-n, -1) if back else (1, n)
         r0, g = unit_range(c.base, unit, first, c.tz)
         r1, _ = unit_range(c.base, unit, last, c.tz)
@@ -292,8 +302,8 @@ def _dates(c: Ctx, t: str) -> list[Span]:
 
 
 def pick_year_month(c: Ctx, pos: int, d: int) -> date | None:
-    """A day of the month said alone (12号): this month's, unless that is more than 30 days ... it never is:
-    a past day of this month stays when the sentence is past tense or it is at most 10 days ago, else next month."""
+    """A day of the month said alone (12号): this month's; a day more than 10 days past is next month's, unless
+    the sentence is in the past tense."""
     this = mkdate(c.base.year, c.base.month, d)
     if this is not None and (this >= c.base or c.tense(pos) < 0 or (c.base - this).days <= 10):
         return this
@@ -306,10 +316,14 @@ def _lunar(c: Ctx, t: str) -> list[Span]:
     for m in _LUNAR.finditer(t):
         a, b = m.span()
         if m["ny"] or t[a:b] == "年三十":
-            md = (1, _lunar_day(m["ny"])) if m["ny"] and m["ny"] != "三十" else (12, 0)  # 0: the year's last day
+            md = (
+                (1, _lunar_day(m["ny"])) if m["ny"] and m["ny"] != "三十" else (12, 0)
+            )  # 0: the year's last day
         else:
             mo = {"正": 1, "腊": 12, "冬": 11}.get(m["m"]) or zh_int(m["m"])
-            if mo is None or (not m["pre"] and m["m"] not in "正腊冬" and not m["d"].startswith(("初", "廿"))):
+            if mo is None or (
+                not m["pre"] and m["m"] not in "正腊冬" and not m["d"].startswith(("初", "廿"))
+            ):
                 continue  # 八月十五 needs 农历: otherwise it is the solar date rule's
             md = (mo, _lunar_day(m["d"]))
         sp = lunar_span(c, a, b, md[0], md[1])
@@ -353,7 +367,7 @@ def _clocks(c: Ctx, t: str) -> list[Span]:
             elif m["q"]:
                 mi = 15 if m["q"] == "一" else 45
             elif m["mi"]:
-                if len(m["mi"]) == 1 and not m["mi"].isascii() and not t[m.end("mi") : m.end("mi") + 1] == "分":
+                if len(m["mi"]) == 1 and not m["mi"].isascii() and t[m.end("mi") : m.end("mi") + 1] != "分":
                     continue  # 两点一线, 三点五: a lone Chinese digit after 点 is not minutes
                 mi = zh_int(m["mi"])  # type: ignore[assignment]
                 if mi is None:
@@ -466,7 +480,18 @@ def zh_spans(c: Ctx) -> list[Span]:
     """Chinese candidates on the normalised text (offsets equal the original's)."""
     t = normalize(c.text)
     spans: list[Span] = []
-    for rule in (_rel, _offsets, _prefixes, _dates, _lunar, _clocks, _edges, _quarters, _seasons, _holidays, _recurrences):
+    for rule in (
+        _rel,
+        _offsets,
+        _prefixes,
+        _dates,
+        _lunar,
+        _clocks,
+        _edges,
+        _quarters,
+        _seasons,
+        _holidays,
+        _recurrences,
+    ):
         spans += [s for s in rule(c, t) if s is not None]
     return spans
-
