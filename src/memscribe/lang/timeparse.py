@@ -116,7 +116,7 @@ def _attach(c: Ctx, spans: list[Span]) -> list[Span]:
     out: list[Span] = []
     for s in joined:
         if s.tod:
-            prev = next((p for p in reversed(out) if p.t0.date() == p.t1.date()), None)
+            prev = next((p for p in reversed(out) if p.t0.date() == p.t1.date() and p.rec is None), None)
             if prev is None and (s.weak or c.habitual(s.start)):
                 continue  # "at 5" / 下午 alone, "I usually wake up at 7am"
             if prev is not None:
@@ -137,7 +137,12 @@ _EN_AND = re.compile(r"\s+and\s+", re.I)
 
 def _fit_end(c: Ctx, x: Span, y: Span) -> Span | None:
     """The second end of a range, read in the first one's context: 5日 in 6月3日到5日 is June's, 四点 in
-    下午两点到四点 is pm, 周三 in 周五到周三 is the following week's."""
+    下午两点到四点 is pm, 周三 in 周五到周三 is the following week's, 12月31号 in 明年1月1号到12月31号 is 明年's."""
+    if y.part == "md" and x.gran == "day":
+        d = mkdate(x.t0.year, y.t0.month, y.t0.day)
+        if d is not None and d < x.t0.date():
+            d = mkdate(x.t0.year + 1, y.t0.month, y.t0.day)
+        return None if d is None else replace(y, t0=wall(d, c.tz), t1=wall(d, c.tz, 23, 59, 59))
     if y.part == "dom" and x.gran == "day":
         d = mkdate(x.t0.year, x.t0.month, y.t0.day)
         return None if d is None else replace(y, t0=wall(d, c.tz), t1=wall(d, c.tz, 23, 59, 59))
@@ -165,7 +170,7 @@ def _ranges(c: Ctx, spans: list[Span]) -> list[Span]:
     i = 0
     while i < len(spans):
         x = spans[i]
-        if i + 1 < len(spans) and x.rec is None:
+        if i + 1 < len(spans) and (x.rec is None or x.gran in ("hour", "minute")):
             y = spans[i + 1]
             gap = c.text[x.end : y.start]
             zh = _ZH_TO.fullmatch(gap) is not None and (_CJK.search(c.text[x.start : y.end]) is not None)
@@ -189,6 +194,33 @@ def _ranges(c: Ctx, spans: list[Span]) -> list[Span]:
                     continue
         out.append(x)
         i += 1
+    return out
+
+
+_WD_AFTER_DATE = re.compile(r"\s*[（(]?\s*")
+_WD_CLOSE = re.compile(r"\s*[）)]")
+
+
+def _absorb_weekdays(c: Ctx, spans: list[Span]) -> list[Span]:
+    """A weekday said with its date (10月17日（周四）, 12月8号周日, Tue, Oct 13 is the date rule's) belongs to the date:
+    it must not become a day of its own that a following clock attaches to."""
+    out: list[Span] = []
+    for s in spans:
+        p = out[-1] if out else None
+        if (
+            p is not None
+            and s.bare
+            and len(s.wd) == 1
+            and s.gran == "day"
+            and p.gran == "day"
+            and p.t0.date() == p.t1.date()
+            and not p.relative
+            and _WD_AFTER_DATE.fullmatch(c.text, p.end, s.start)
+        ):
+            close = _WD_CLOSE.match(c.text, s.end)
+            out[-1] = replace(p, end=close.end() if close else s.end)
+            continue
+        out.append(s)
     return out
 
 
@@ -263,7 +295,7 @@ def _resolve_times(text: str, at: datetime, lang: Literal["zh", "en"] | None = N
     spans += en_spans(c)
     return [
         TimeMention(text[s.start : s.end], s.start, s.end, s.t0, s.t1, s.gran, s.relative, s.rec)
-        for s in _finish(c, _standing(c, _attach(c, _ranges(c, _dedupe(spans)))))
+        for s in _finish(c, _standing(c, _attach(c, _ranges(c, _absorb_weekdays(c, _dedupe(spans))))))
         if s.t0 <= s.t1
     ]
 

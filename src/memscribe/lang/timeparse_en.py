@@ -206,6 +206,7 @@ _FUTURE = re.compile(
     r"|要|(?<![个开有聚约例晚宴舞])会(?!议|员|计|场)|将|打算|准备|计划",
     re.I,
 )
+_CJK_CHAR = re.compile(r"[\u4e00-\u9fff]")
 HABIT = re.compile(
     r"\b(?:every|each|usually|always|often|normally|generally|typically)\b|每|平时|一般|通常|经常|总是", re.I
 )
@@ -230,8 +231,13 @@ class Ctx:
         return lo, self._ends[i] if i < len(self._ends) else len(self.text)
 
     def tense(self, pos: int) -> int:
-        """-1 past, 1 future, 0 unknown for the sentence containing ``pos``."""
+        """-1 past, 1 future, 0 unknown for the sentence containing ``pos``. In Chinese a past marker counts only
+        after the time word (我3月5日去了医院; but 记下了：12月中旬前补上 is not past)."""
         lo, hi = self.sentence(pos)
+        if _CJK_CHAR.search(self.text, lo, hi):
+            if _FUTURE.search(self.text, lo, hi):
+                return 1
+            return -1 if _PAST.search(self.text, pos, hi) else 0
         if lo not in self._tense:
             s = self.text[lo:hi]
             self._tense[lo] = 1 if _FUTURE.search(s) else (-1 if _PAST.search(s) else 0)

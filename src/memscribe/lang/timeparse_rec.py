@@ -209,6 +209,8 @@ def en_recurrence(c: Ctx, m: re.Match[str]) -> Span | None:
         and re.match(r"\s+[a-z]", c.text[m.end() :], re.I)
     ):
         return None  # "a daily newspaper": an adjective
+    if (m["we"] or m["pl"]) and re.match(r"\s+(?:ago|before|earlier|later)\b", c.text[m.end() :], re.I):
+        return None  # "two weekends ago" counts weekends, it names no rule
     kw = {"byhour": hour, "byminute": minute}
     timed = hour is not None
     if m["days"] or m["pl"]:

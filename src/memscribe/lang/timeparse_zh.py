@@ -115,7 +115,7 @@ _PREFIX = re.compile(
 )
 _DATE = re.compile(
     rf"(?:(?P<y>[0-9]{{4}}|[0-9]{{2}}|[零〇一二三四五六七八九]{{4}}|[零〇一二三四五六七八九]{{2}})年|(?P<yr>去年|今年|明年|前年|后年)的?)?"
-    rf"(?P<m>{_MONTH_ZH})月份?(?:(?P<d>{_DAY_ZH})[日号])?(?![河亮光饼色薪嫂牙])"
+    rf"(?P<m>{_MONTH_ZH})月份?(?:(?P<d>{_DAY_ZH})[日号]|(?P<mpart>上旬|中旬|下旬|初|中|底|末))?(?![河亮光饼色薪嫂牙])"
     rf"|(?<![0-9])(?P<y2>[0-9]{{4}}|[0-9]{{2}}|[零〇一二三四五六七八九]{{4}})年(?![级代纪轻终度货份会薪])"
     rf"|(?<![月0-9第几零〇一二两三四五六七八九十])(?P<d2>{_DAY_ZH})[号日](?![线楼栋层门房室位车床机台路院站码电子本常])"
 )
@@ -289,6 +289,24 @@ def _dates(c: Ctx, t: str) -> list[Span]:
                 continue
             day = mkdate(y, mo, d) if y else pick_year(c, a, lambda yy, mo=mo, d=d: mkdate(yy, mo, d))
             sp = c.day(a, b, day, relative=False)
+            if sp is not None and y is None:
+                sp = replace(sp, part="md")
+        elif m["mpart"]:  # 12月中旬 / 十月中 / 3月底 / 5月初
+            if y is None:
+                last = pick_year(c, a, lambda yy, mo=mo: month_last(yy, mo))
+                y = last.year if last else None
+            end = month_last(y, mo) if y else None
+            if end is None:
+                continue
+            p = m["mpart"]
+            d0, d1 = {
+                "上旬": (1, 10),
+                "中旬": (11, 20),
+                "中": (11, 20),
+                "下旬": (21, end.day),
+                "初": (1, 1),
+            }.get(p, (end.day, end.day))
+            sp = c.span(a, b, days_range(date(y, mo, d0), date(y, mo, d1), c.tz), "day", False, prio=2)
         else:
             if y is None:
                 first = pick_year(c, a, lambda yy, mo=mo: month_last(yy, mo))
