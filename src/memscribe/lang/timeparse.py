@@ -333,8 +333,14 @@ _PREP_END = re.compile(
 _PREP_START = re.compile(r"(?:on|over|during|for|at|in|by|around|@)\s", re.I)
 
 
+_ZH_SEASON = re.compile(r"([春夏秋冬])[天季]")
+_EN_SEASON = re.compile(r"\b(spring|summer|fall|autumn|winter)\b", re.I)
+
+
 def _render_zh(m: TimeMention) -> str:
     g, a, b = m.granularity, m.time_start, m.time_end
+    if (season := _ZH_SEASON.search(m.text)) is not None and g == "month":  # 去年夏天 -> 2025年夏天
+        return f"{a.year}年{season.group(1)}天"
     if _single(m):
         # a bare "2025" in a Chinese sentence reads as a number: 去年 -> 2025年
         return iso(a, g) + ("年" if g == "year" else "")
@@ -350,7 +356,10 @@ def _render_zh(m: TimeMention) -> str:
 def _render_en(text: str, m: TimeMention) -> str:
     g, a, b = m.granularity, m.time_start, m.time_end
     pod = _EN_POD.search(m.text)
-    if _single(m):
+    season = _EN_SEASON.search(m.text) if g == "month" else None
+    if season is not None:  # last summer -> in the summer of 2022 (the season word is what people ask about)
+        body, prep = f"the {season.group(1).lower()} of {a.year}", "in"
+    elif _single(m):
         body = f"{iso(a, 'day')} {a.hour:02d}:{a.minute:02d}" if g in ("hour", "minute") else iso(a, g)
         prep = "on" if g in ("day", "hour", "minute") else "in"
     elif g == "hour" and pod and a.date() == b.date():
