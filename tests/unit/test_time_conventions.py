@@ -208,3 +208,13 @@ def test_primary_time_of_a_rule_and_a_date() -> None:
     ms = resolve_times("每周四健身，这周四不去", MON)
     assert [m.recurrence for m in ms] == ["FREQ=WEEKLY;BYDAY=TH", None]
     assert primary_time(ms) is ms[0]
+
+
+def test_seasons_are_month_ranges_and_keep_their_word() -> None:
+    m = one("We went camping last summer", THU)
+    assert span(m) == ("2025-06-01T00:00", "2025-08-31T23:59:59", "month")
+    assert rewrite_with_absolute("We went camping last summer", [m]) == "We went camping in the summer of 2025"
+    m = one("我们去年冬天去了哈尔滨", MON)
+    assert span(m)[:2] == ("2025-12-01T00:00", "2026-02-28T23:59:59")
+    assert rewrite_with_absolute("我们去年冬天去了哈尔滨", [m]) == "我们2025年冬天去了哈尔滨"
+    assert resolve_times("夏天很热", MON) == []
