@@ -163,16 +163,29 @@ def test_zh_explicit_dates() -> None:
         "版本3.11.7",
         "我买了3个苹果",
         "夏天很热",
-        "我每天八点起床",
         "晚上见",
         "现在几点",
         "周围很安静",
         "第三天",
-        "每周五健身",
     ],
 )
 def test_zh_no_false_positives(text: str) -> None:
     assert resolve_times(text, AT_ZH) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "at", "rule", "first"),
+    [
+        # these three were "no time" before #17: a standing rule is kept as a rule (and its first occurrence)
+        ("我每天八点起床", AT_ZH, "FREQ=DAILY;BYHOUR=8;BYMINUTE=0", datetime(2026, 6, 9, 8, tzinfo=CN)),
+        ("每周五健身", AT_ZH, "FREQ=WEEKLY;BYDAY=FR", datetime(2026, 6, 12, tzinfo=CN)),
+        ("Every Friday I swim", AT_EN, "FREQ=WEEKLY;BYDAY=FR", datetime(2026, 3, 6, tzinfo=UTC)),
+    ],
+)
+def test_recurrences_are_rules(text: str, at: datetime, rule: str, first: datetime) -> None:
+    m = one(text, at)
+    assert (m.recurrence, m.time_start) == (rule, first)
+    assert rewrite_with_absolute(text, [m]) == text  # the rule is shown as written, never as one date
 
 
 def test_zh_mixed_with_english() -> None:
@@ -315,7 +328,6 @@ def test_en_locomo_style() -> None:
         "Order ZX-4471 cost ¥1999",
         "VIP8823",
         "I have 42 apples and 3 pears",
-        "Every Friday I swim",
         "I usually wake up at 7am",
         "I'll be there in a minute",
         "It may 20 times",

@@ -20,15 +20,37 @@ from __future__ import annotations
 import bisect
 import re
 from calendar import monthrange
-from dataclasses import dataclass
-from datetime import date, datetime, timedelta, tzinfo
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from datetime import UTC, date, datetime, timedelta, tzinfo
 from typing import Literal
 
-Granularity = Literal["minute", "hour", "day", "week", "month", "year"]
+Granularity = Literal["minute", "hour", "day", "week", "month", "quarter", "year"]
 
 _MAXORD = date.max.toordinal()
-POD_HOURS = {"morning": (6, 12), "afternoon": (12, 18), "evening": (18, 24), "night": (18, 24)}
-POD_KEY = {"早": "morning", "早上": "morning", "晨": "morning", "晚": "night", "晚上": "night", "夜": "night"}
+POD_HOURS = {
+    "morning": (6, 12),
+    "afternoon": (12, 18),
+    "evening": (18, 24),
+    "night": (18, 24),
+    "noon": (12, 14),
+    "dusk": (17, 19),
+    "small": (0, 6),
+}
+POD_KEY = {
+    "早": "morning",
+    "早上": "morning",
+    "晨": "morning",
+    "晚": "night",
+    "晚上": "night",
+    "夜": "night",
+    "早晨": "morning",
+    "上午": "morning",
+    "下午": "afternoon",
+    "中午": "noon",
+    "傍晚": "dusk",
+    "凌晨": "small",
+}
 AM_WORDS = frozenset({"morning", "早", "早上", "早晨", "清晨", "上午", "凌晨", "晨"})
 PM_WORDS = frozenset(
     {"afternoon", "evening", "night", "tonight", "下午", "傍晚", "晚", "晚上", "夜", "夜里", "夜间"}
@@ -50,6 +72,11 @@ class Span:
     pod: str | None = None  # part-of-day word as written ("morning", "下午")
     weak: int = 0  # 1: kept only if attached to a date (adjacent or earlier in text); 2: only if adjacent
     prio: int = 0  # tie-break between equally long overlapping candidates
+    rec: str | None = None  # RRULE of a recurrence (the span is then its first occurrence)
+    bare: bool = False  # a bare weekday / weekend (no this/next/last): may turn out to be a standing rule
+    wd: tuple[int, ...] = ()  # the weekdays of a bare weekday / weekend
+    part: str | None = None  # "dom": only a day of the month was said (5日); "mon": only a month (5月)
+    dayoff: int = 0  # a clock that belongs to the next day of the date it attaches to (midnight, 晚上12点)
 
 
 # ---------------------------------------------------------------- calendar helpers (None when out of range)
@@ -107,6 +134,42 @@ def year_range(y: int, tz: tzinfo) -> Range:
     return days_range(date(y, 1, 1), date(y, 12, 31), tz) if 1 <= y <= 9999 else None
 
 
+def quarter_range(d: date | None, k: int, tz: tzinfo) -> Range:
+    """The quarter ``k`` quarters away from the one containing ``d``."""
+    if d is None:
+        return None
+    ym = ym_shift(d.year, 3 * ((d.month - 1) // 3) + 1, 3 * k)
+    if ym is None:
+        return None
+    last = ym_shift(ym[0], ym[1], 2)
+    return (
+        days_range(date(ym[0], ym[1], 1), date(last[0], last[1], monthrange(*last)[1]), tz) if last else None
+    )
+
+
+def two_digit_year(yy: int, base_year: int) -> int:
+    """'68' -> 1968, '30' -> 2030 when said in 2026: at most 10 years ahead, otherwise the past century."""
+    y = base_year // 100 * 100 + yy
+    if y > base_year + 10:
+        y -= 100
+    elif y < base_year - 89:
+        y += 100
+    return y
+
+
+_SEASON_MONTHS = {"spring": 3, "summer": 6, "fall": 9, "autumn": 9, "winter": 12}
+
+
+def season_range(year: int, season: str, tz: tzinfo) -> Range:
+    """Meteorological seasons (northern hemisphere): spring Mar..May, summer Jun..Aug, autumn Sep..Nov, winter
+    Dec..Feb (the winter of ``year`` starts in its December)."""
+    m0 = _SEASON_MONTHS[season]
+    end = ym_shift(year, m0, 2)
+    if end is None or not 1 <= year <= 9999:
+        return None
+    return days_range(date(year, m0, 1), date(end[0], end[1], monthrange(*end)[1]), tz)
+
+
 def pod_range(d: date | None, pod: str, tz: tzinfo) -> Range:
     a, b = POD_HOURS[pod]
     return None if d is None else (wall(d, tz, a), wall(d, tz, b - 1, 59, 59))
@@ -140,9 +203,10 @@ _FUTURE = re.compile(
     # "got moved to Friday", "postponed until Monday": past verbs, but the date they name is ahead
     r"|\b(?:moved|pushed(?:\s+back)?|postponed|rescheduled|delayed|bumped|shifted|changed)\s+(?:it\s+)?(?:to|until|till|for)"
     r"\s+(?:next\s+|this\s+|the\s+)?(?:mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|\d)"
-    r"|要|会|将|打算|准备|计划",
+    r"|要|(?<![个开有聚约例晚宴舞])会(?!议|员|计|场)|将|打算|准备|计划",
     re.I,
 )
+_CJK_CHAR = re.compile(r"[\u4e00-\u9fff]")
 HABIT = re.compile(
     r"\b(?:every|each|usually|always|often|normally|generally|typically)\b|每|平时|一般|通常|经常|总是", re.I
 )
@@ -167,8 +231,13 @@ class Ctx:
         return lo, self._ends[i] if i < len(self._ends) else len(self.text)
 
     def tense(self, pos: int) -> int:
-        """-1 past, 1 future, 0 unknown for the sentence containing ``pos``."""
+        """-1 past, 1 future, 0 unknown for the sentence containing ``pos``. In Chinese a past marker counts only
+        after the time word (我3月5日去了医院; but 记下了：12月中旬前补上 is not past)."""
         lo, hi = self.sentence(pos)
+        if _CJK_CHAR.search(self.text, lo, hi):
+            if _FUTURE.search(self.text, lo, hi):
+                return 1
+            return -1 if _PAST.search(self.text, pos, hi) else 0
         if lo not in self._tense:
             s = self.text[lo:hi]
             self._tense[lo] = 1 if _FUTURE.search(s) else (-1 if _PAST.search(s) else 0)
@@ -193,6 +262,29 @@ class Ctx:
         self, a: int, b: int, rng: Range, gran: Granularity, relative: bool = True, **kw: object
     ) -> Span | None:
         return None if rng is None else Span(a, b, rng[0], rng[1], gran, relative, **kw)  # type: ignore[arg-type]
+
+    def instant(self, a: int, b: int, minutes: int) -> Span | None:
+        """``at`` plus/minus elapsed minutes (in UTC, so DST-safe), to the minute; hour grain when on the hour."""
+        utc = self.at.astimezone(UTC)
+        t = add(utc, timedelta(minutes=minutes))
+        if t is None:
+            return None
+        t0 = t.astimezone(self.tz).replace(second=0, microsecond=0)
+        t1 = t0.replace(second=59) if t0.minute else t0.replace(minute=59, second=59)
+        return Span(a, b, t0, t1, "minute" if t0.minute else "hour", True, prio=3)
+
+    def clock(
+        self, a: int, b: int, h: int, mi: int, known: bool, pod: str | None = None, day: date | None = None,
+        dayoff: int = 0,
+    ) -> Span | None:  # fmt: skip
+        d = shift(day or self.base, dayoff)
+        if d is None or not (0 <= h < 24 and 0 <= mi < 60):
+            return None
+        t0 = wall(d, self.tz, h, mi)
+        t1 = t0.replace(second=59) if mi else t0.replace(minute=59, second=59)
+        return Span(
+            a, b, t0, t1, "minute" if mi else "hour", True, tod=True, known=known, pod=pod, dayoff=dayoff
+        )
 
     def day(
         self, a: int, b: int, d: date | None, pod: str | None = None, relative: bool = True
@@ -232,8 +324,17 @@ _NUMS = {
     for i, w in enumerate(
         ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"], 1
     )
+} | {
+    "fifteen": 15,
+    "twenty": 20,
+    "thirty": 30,
+    "forty": 40,
+    "forty-five": 45,
+    "fifty": 50,
+    "sixty": 60,
+    "ninety": 90,
 }
-_NUM = r"\d{1,3}|an?|" + "|".join(_NUMS)
+_NUM = r"\d{1,3}|an?|a\s+couple\s+of|" + "|".join(_NUMS)
 _PREP = r"in|since|during|until|till|by|from|before|after|through|early|late|mid-?"
 _UNIT_K = {
     "next": 1,
@@ -246,51 +347,73 @@ _UNIT_K = {
     "this": 0,
 }
 
+_TOMORROW = r"tomorrow|tomorow|tommorow|tommorrow|tmrw|tmr|2morrow|2moro|2mrw"
 _R_DAY = re.compile(
     rf"\b(?:(?P<dby>(?:the\s+)?day\s+before\s+yesterday)|(?P<dat>(?:the\s+)?day\s+after\s+tomorrow)"
-    rf"|(?P<w>today|tonight|tomorrow|tmrw|yesterday)(?:\s+(?P<p1>{_POD}))?|this\s+(?P<p2>morning|afternoon|evening)"
+    rf"|(?P<w>today|tonight|tonite|2nite|{_TOMORROW}|yesterday|yday)(?:\s+(?P<p1>{_POD}))?|this\s+(?P<p2>morning|afternoon|evening)"
     rf"|(?P<ln>last\s+night))\b",
     _F,
 )
 _R_REL = re.compile(
     rf"\b(?P<q>next|last|this\s+coming|this\s+past|this|coming|past|previous)\s+(?:(?:(?P<wd>{_WD})|(?P<wa>{_WDA}))\b"
-    rf"(?:\s+(?P<p>{_POD})\b)?|(?P<u>week|month|year|weekend)\b)",
+    rf"(?:\s+(?P<p>{_POD})\b)?|(?P<u>week|month|year|weekend)\b)"
+    r"|\bthe\s+(?P<u2>week|month|year)\s+(?P<q2>after\s+next|before\s+last)\b",
     _F,
 )
 _R_WD = re.compile(rf"\b(?P<on>on\s+)?(?:(?P<wd>{_WD})|(?P<wa>{_WDA}))\b(?:\s+(?P<p>{_POD})\b)?", _F)
 _R_WEEKEND = re.compile(r"\b(?:over|on|during|for|at)\s+the\s+weekend\b", _F)
+_UNITS = r"minute|min|hour|hr|day|week|fortnight|month|year"
 _R_AGO = re.compile(
-    rf"\b(?P<n>{_NUM})\s+(?P<u>minute|hour|day|week|month|year)s?\s+(?P<dir>ago|from\s+now)\b", _F
+    rf"\b(?P<n>{_NUM}|half\s+an?)\s+(?P<u>{_UNITS})s?\s+(?P<dir>ago|from\s+now|later|earlier)\b", _F
 )
-_R_IN = re.compile(rf"\bin\s+(?P<n>{_NUM})\s+(?P<u>minute|hour|day|week|month|year)s?\b", _F)
+_R_IN = re.compile(rf"\bin\s+(?P<n>{_NUM}|half\s+an?)\s+(?P<u>{_UNITS})s?\b", _F)
+_HW = "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
 _R_CLOCK = re.compile(
-    rf"(?:(?<![\w:.])|(?<=[0-9]T))(?:(?:at|@|around|by)\s+)?(?:(?P<h>\d{{1,2}})(?::(?P<mi>[0-5]\d))?\s*(?P<ap>[ap])\.?m\b"
-    rf"|(?P<h24>[01]?\d|2[0-3]):(?P<m24>[0-5]\d)(?![\d:])|(?P<nm>noon|midday|midnight)\b"
-    rf"|(?P<hoc>\d{{1,2}}|{'|'.join(_NUMS)})\s+o'?clock\b)",
+    rf"(?:(?<![\w:.])|(?<=[0-9]T))(?:(?:at|@|around|by)\s*)?(?:(?P<h>\d{{1,2}})(?:[:.](?P<mi>[0-5]\d))?\s*(?P<ap>[ap])(?:\.m\b\.?|m\b)"
+    rf"|(?P<ha>\d{{1,2}}):(?P<ma>[0-5]\d)\s?(?P<ap1>[ap])\b(?![.\w])"
+    rf"|(?P<h24>[01]?\d|2[0-3]):(?P<m24>[0-5]\d)(?![\d:])(?:\s+in\s+the\s+(?P<ip24>morning|afternoon|evening))?"
+    rf"|(?P<nm>noon|midday|midnight)\b"
+    rf"|(?P<hoc>\d{{1,2}}|{_HW})\s*o'?clock\b(?:\s*(?P<ap2>[ap])(?:\.m\b\.?|m\b)|\s+in\s+the\s+(?P<ip>morning|afternoon|evening)|\s+at\s+(?P<ipn>night))?"
+    rf"|(?P<hin>\d{{1,2}}|{_HW})\s+in\s+the\s+(?P<ip2>morning|afternoon|evening)|(?P<hn>\d{{1,2}}|{_HW})\s+at\s+night"
+    rf"|(?P<qp>quarter|half|twenty-five|twenty|ten|five|\d{{1,2}}\s+minutes?)\s+(?P<qd>past|after|to|till|before)\s+(?P<qh>\d{{1,2}}|{_HW})\b(?!:))",
     _F,
 )
-_R_WEAK = re.compile(r"\bat\s+(?P<h>\d{1,2})\b(?![:.,]?\d|\s*(?:%|percent|[ap]\.?m\b))", _F)
+_R_WEAK = re.compile(r"(?:\bat\s+|@\s*)(?P<h>\d{1,2})\b(?![:.,]?\d|\s*(?:%|percent|[ap]\.?m\b))", _F)
 _R_ISO = re.compile(
     r"(?<![\w/.-])(?P<y>\d{4})(?P<sep>[-/.])(?P<m>\d{1,2})(?P=sep)(?P<d>\d{1,2})(?!\d|[-/.]\d)", _F
 )
 _R_NUM = re.compile(r"(?<![\w/.-])(?P<a>\d{1,2})/(?P<b>\d{1,2})/(?P<y>\d{4}|\d{2})(?![\d/])", _F)
+_R_MDNUM = re.compile(
+    r"(?:(?<=\bon\s)|(?<=\bby\s)|(?<=\buntil\s)|(?<=\bdue\s)|(?<=\bbefore\s)|(?<=\bafter\s)|(?<=\bsince\s)"
+    r"|(?<![\w/.$-]))(?P<a>\d{1,2})/(?P<b>\d{1,2})(?![\d/])(?=\s*(?:$|[.,;:!?)]|at\b|@|\d|-|to\b|through\b))",
+    _F,
+)
 _R_MD = re.compile(
-    rf"\b(?P<mon>{_MON})\.?\s+(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\b(?!:\d)(?:,?\s+(?P<y>\d{{4}})\b)?", _F
+    rf"\b(?:(?P<wdp>{_WD}|{_WDA})\.?,?\s+)?(?P<mon>{_MON})\.?\s+(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\b(?!:\d)(?:,?\s+(?P<y>\d{{4}})\b)?",
+    _F,
 )
 _R_DM = re.compile(
-    rf"\b(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<mon>{_MON})\b(?:\.?,?\s+(?P<y>\d{{4}})\b)?", _F
+    rf"\b(?:the\s+)?(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<mon>{_MON})\b(?:\.?,?\s+(?P<y>\d{{4}})\b)?",
+    _F,
 )
 _R_MY = re.compile(rf"\b(?P<mon>{_MON})\.?,?\s+(?:of\s+)?(?P<y>\d{{4}})\b", _F)
-_R_PM = re.compile(rf"\b(?P<pre>{_PREP}|last|next|this|coming)\s+(?P<mon>{'|'.join(_MONTHS_FULL)})\b", _F)
+_R_PM = re.compile(
+    rf"\b(?P<pre>{_PREP}|last|next|this|coming|to|and)\s+(?P<mon>{'|'.join(_MONTHS_FULL)})\b", _F
+)
 _R_YEAR = re.compile(rf"\b(?:{_PREP}|of|year)\s+(?P<y>(?:19|20)\d{{2}})\b(?![.,:/-]?\d)", _F)
 _EVERY = re.compile(r"\b(?:every|each)\s+$", _F)
 _TRIGGER = re.compile(
-    rf"\d|day|night|tomorrow|tmrw|week|month|year|noon|midnight|\b(?:{_WDA}|{_MON})", _F
+    rf"\d|day|night|nite|tom|tmr|2mo|yday|week|month|year|noon|midnight|hour|hr|min|ago|quarter|eve|easter|christmas"
+    rf"|morning|afternoon|evening|every|each|daily|spring|summer|fall|autumn|winter|fortnight"
+    rf"|xmas|halloween|thanksgiving|juneteenth|festival|valentine|\b(?:{_WDA}|{_MON})",
+    _F,
 )  # cheap pre-filter
 
 
 def _num(s: str) -> int:
     s = s.lower()
+    if s.endswith("couple of"):
+        return 2
     return int(s) if s.isdigit() else _NUMS.get(s, 1)  # a / an -> 1
 
 
@@ -304,10 +427,33 @@ def _month(word: str) -> int | None:
     ) + 1
 
 
-def _wd_index(m: re.Match[str]) -> int | None:
-    if m["wa"] is not None and not m["wa"][0].isupper():
+def _wd_of(word: str) -> int:
+    return _WDS.index(next(w for w in _WDS if w.startswith(word.lower()[:3])))
+
+
+def _wd_index(m: re.Match[str], lower_ok: bool = False) -> int | None:
+    if m["wa"] is not None and not m["wa"][0].isupper() and not lower_ok:
         return None  # "sat", "wed" lower-case are ordinary words
-    return _WDS.index(next(w for w in _WDS if w.startswith((m["wd"] or m["wa"]).lower()[:3])))
+    return _wd_of(m["wd"] or m["wa"])
+
+
+def pick_year(c: Ctx, pos: int, make: Callable[[int], date | None], grace_days: int = 30) -> date | None:
+    """The year of a calendar day said without one (its last day for a month): past tense -> the latest on or
+    before today (a day up to 60 days ahead stays: "was moved to May 14"); future tense -> the first on or after
+    today; no tense -> the first on or after today minus ``grace_days`` (a date a few days past is talked about in
+    retrospect; one further back is next year's)."""
+    y0, today, tense = c.base.year, c.base, c.tense(pos)
+    cands = [d for d in (make(y) for y in (y0 - 1, y0, y0 + 1) if 1 <= y <= 9999) if d is not None]
+    if tense < 0:
+        ok = [d for d in cands if d <= today + timedelta(days=60)]
+        return max(ok) if ok else None
+    lo = today if tense > 0 else today - timedelta(days=grace_days)
+    ok = [d for d in cands if d >= lo]
+    return min(ok) if ok else None
+
+
+def month_last(y: int, m: int) -> date | None:
+    return mkdate(y, m, monthrange(y, m)[1]) if 1 <= y <= 9999 and 1 <= m <= 12 else None
 
 
 def _h_day(c: Ctx, m: re.Match[str]) -> Span | None:
@@ -318,22 +464,27 @@ def _h_day(c: Ctx, m: re.Match[str]) -> Span | None:
     if m["p2"]:
         return c.day(m.start(), m.end(), c.base, m["p2"])
     w = m["w"].lower()
-    off = {"today": 0, "tonight": 0, "tomorrow": 1, "tmrw": 1, "yesterday": -1}[w]
-    return c.day(m.start(), m.end(), shift(c.base, off), m["p1"] or ("night" if w == "tonight" else None))
+    off = 0 if w in ("today", "tonight", "tonite", "2nite") else -1 if w in ("yesterday", "yday") else 1
+    night = w in ("tonight", "tonite", "2nite")
+    return c.day(m.start(), m.end(), shift(c.base, off), m["p1"] or ("night" if night else None))
 
 
 def _h_rel(c: Ctx, m: re.Match[str]) -> Span | None:
+    if m["u2"]:
+        k = 2 if m["q2"].lower().startswith("after") else -2
+        rng, gran = unit_range(c.base, m["u2"].lower(), k, c.tz)
+        return c.span(m.start(), m.end(), rng, gran)
     q = " ".join(m["q"].lower().split())
     k = _UNIT_K[q]
     if m["u"] is None:
-        idx = _wd_index(m)
+        idx = _wd_index(m, lower_ok=True)
         if idx is None:
             return None
         wd = c.base.weekday()
         if q in ("coming", "this coming"):
             d = shift(c.base, (idx - wd - 1) % 7 + 1)
-        elif q in ("past", "this past"):
-            d = shift(c.base, -((wd - idx - 1) % 7 + 1))
+        elif q in ("past", "this past", "last", "previous"):
+            d = shift(c.base, -((wd - idx - 1) % 7 + 1))  # the latest one strictly before today
         else:
             d = shift(c.base, idx - wd + 7 * k)
         return c.day(m.start(), m.end(), d, m["p"])
@@ -347,10 +498,11 @@ def _h_rel(c: Ctx, m: re.Match[str]) -> Span | None:
 
 
 def _h_wd(c: Ctx, m: re.Match[str]) -> Span | None:
-    idx = _wd_index(m)
+    idx = _wd_index(m, lower_ok=bool(m["on"]))
     if idx is None or (m["wa"] and not m["on"]) or _EVERY.search(c.text, max(0, m.start() - 8), m.start()):
         return None
-    return c.day(m.start(), m.end(), c.weekday(idx, m.start()), m["p"])
+    sp = c.day(m.start(), m.end(), c.weekday(idx, m.start()), m["p"])
+    return None if sp is None else replace(sp, bare=True, wd=(idx,))
 
 
 def _h_weekend(c: Ctx, m: re.Match[str]) -> Span | None:
@@ -361,24 +513,23 @@ def _h_weekend(c: Ctx, m: re.Match[str]) -> Span | None:
 
 def _h_ago(c: Ctx, m: re.Match[str], sign: int | None = None) -> Span | None:
     if sign is None:
-        sign = -1 if m["dir"].lower() == "ago" else 1
+        sign = -1 if m["dir"].lower() in ("ago", "earlier") else 1
     elif c.tense(m.start()) < 0:
         return None  # "finished it in 3 days" is a duration
-    n, u = sign * _num(m["n"]), m["u"].lower()
-    if u == "minute" and not m["n"][0].isdigit():
-        return None  # "in a minute" is a figure of speech
-    if u in ("minute", "hour"):
-        t = add(c.at, timedelta(minutes=n) if u == "minute" else timedelta(hours=n))
-        if t is None:
+    raw, u = m["n"].lower(), m["u"].lower()
+    u = {"min": "minute", "hr": "hour"}.get(u, u)
+    if u == "fortnight":  # a fortnight = two weeks
+        if raw.startswith("half"):
             return None
-        t0 = (
-            t.replace(second=0, microsecond=0)
-            if u == "minute"
-            else t.replace(minute=0, second=0, microsecond=0)
-        )
-        t1 = t0.replace(second=59) if u == "minute" else t0.replace(minute=59, second=59)
-        return Span(m.start(), m.end(), t0, t1, "minute" if u == "minute" else "hour", True)
-    rng, gran = unit_range(c.base, u, n, c.tz)
+        u, raw = "week", str(2 * _num(raw))
+    if u == "minute" and not raw[0].isdigit() and raw not in _NUMS:
+        return None  # "in a minute" is a figure of speech
+    n = 0.5 if raw.startswith("half") else _num(raw)
+    if u in ("minute", "hour"):
+        return c.instant(m.start(), m.end(), round(sign * n * (60 if u == "hour" else 1)))
+    if n != int(n):
+        return None
+    rng, gran = unit_range(c.base, u, sign * int(n), c.tz)
     return c.span(m.start(), m.end(), rng, gran)
 
 
@@ -388,21 +539,54 @@ def _clock(c: Ctx, a: int, b: int, h: int, mi: int, known: bool, weak: int = 0) 
     return Span(a, b, t0, t1, "minute" if mi else "hour", True, tod=True, known=known, weak=weak)
 
 
+def _ampm(h: int, ap: str) -> int | None:
+    return h % 12 + (12 if ap.lower() == "p" else 0) if 1 <= h <= 12 else None
+
+
+def _pod_hour(h: int, pod: str) -> int | None:
+    if not 0 <= h <= 12:
+        return None
+    return h % 12 + (12 if pod.lower() in ("afternoon", "evening", "night") else 0)
+
+
 def _h_clock(c: Ctx, m: re.Match[str]) -> Span | None:
+    a, b = m.start(), m.end()
     if m["nm"]:
-        return _clock(c, m.start(), m.end(), 0 if m["nm"].lower() == "midnight" else 12, 0, True)
-    if m["ap"]:
-        h = int(m["h"])
-        if not 1 <= h <= 12:
-            return None
-        return _clock(
-            c, m.start(), m.end(), h % 12 + (12 if m["ap"].lower() == "p" else 0), int(m["mi"] or 0), True
-        )
+        if m["nm"].lower() == "midnight":
+            return c.clock(a, b, 0, 0, True, dayoff=1)  # the midnight that ends the day
+        return _clock(c, a, b, 12, 0, True)
+    if m["ap"] or m["ap1"]:
+        h = _ampm(int(m["h"] or m["ha"]), m["ap"] or m["ap1"])
+        return None if h is None else _clock(c, a, b, h, int(m["mi"] or m["ma"] or 0), True)
     if m["h24"]:
         h = int(m["h24"])
-        return _clock(c, m.start(), m.end(), h, int(m["m24"]), h == 0 or h >= 13 or m["h24"].startswith("0"))
-    h = _num(m["hoc"])
-    return _clock(c, m.start(), m.end(), h, 0, False) if 1 <= h <= 12 else None
+        if m["ip24"]:
+            hp = _pod_hour(h, m["ip24"])
+            return None if hp is None else _clock(c, a, b, hp, int(m["m24"]), True)
+        return _clock(c, a, b, h, int(m["m24"]), h == 0 or h >= 13 or m["h24"].startswith("0"))
+    if m["hoc"]:
+        h = _num(m["hoc"])
+        if not 1 <= h <= 12:
+            return None
+        if m["ap2"]:
+            return _clock(c, a, b, _ampm(h, m["ap2"]) or 0, 0, True)
+        pod = m["ip"] or m["ipn"]
+        if pod:
+            return _clock(c, a, b, _pod_hour(h, pod) or 0, 0, True)
+        return _clock(c, a, b, h, 0, False)
+    if m["hin"] or m["hn"]:
+        h = _num(m["hin"] or m["hn"])
+        hp = _pod_hour(h, m["ip2"] or "night") if 1 <= h <= 12 else None
+        return None if hp is None else _clock(c, a, b, hp, 0, True)
+    q, qh = m["qp"].lower(), _num(m["qh"])
+    if not 1 <= qh <= 12:
+        return None
+    mins = 15 if q == "quarter" else 30 if q == "half" else 25 if q == "twenty-five" else _num(q.split()[0])
+    if q == "half" and m["qd"].lower() not in ("past", "after"):
+        return None
+    if m["qd"].lower() in ("past", "after"):
+        return _clock(c, a, b, qh, mins, False)
+    return _clock(c, a, b, (qh - 1) % 12 or 12, 60 - mins, False)
 
 
 def _h_weak(c: Ctx, m: re.Match[str]) -> Span | None:
@@ -413,16 +597,9 @@ def _h_weak(c: Ctx, m: re.Match[str]) -> Span | None:
 def _explicit(c: Ctx, a: int, b: int, y: int | None, mo: int | None, d: int, pos: int) -> Span | None:
     if mo is None:
         return None
-    if y is None:
-        y = c.base.year
-        cand, tense = mkdate(y, mo, d), c.tense(pos)
-        # A past-tense sentence about a date a few weeks ahead is usually a change of plan
-        # ("was rescheduled to May 14"), not last year: only a date far ahead flips the year.
-        if cand is not None and tense < 0 and cand > c.base + timedelta(days=60):
-            y -= 1
-        elif cand is not None and tense > 0 and cand < c.base:
-            y += 1
-    return c.day(a, b, mkdate(y, mo, d), relative=False)
+    day = mkdate(y, mo, d) if y is not None else pick_year(c, pos, lambda yy: mkdate(yy, mo, d))
+    sp = c.day(a, b, day, relative=False)
+    return None if sp is None else replace(sp, part=None if y is not None else "md")
 
 
 def _h_iso(c: Ctx, m: re.Match[str]) -> Span | None:
@@ -432,10 +609,20 @@ def _h_iso(c: Ctx, m: re.Match[str]) -> Span | None:
 def _h_num(c: Ctx, m: re.Match[str]) -> Span | None:
     a, b, y = int(m["a"]), int(m["b"]), int(m["y"])
     mo, d = (b, a) if a > 12 else (a, b)  # US month/day unless the first number cannot be a month
-    return _explicit(c, m.start(), m.end(), y + 2000 if len(m["y"]) == 2 else y, mo, d, m.start())
+    return _explicit(
+        c, m.start(), m.end(), two_digit_year(y, c.base.year) if len(m["y"]) == 2 else y, mo, d, m.start()
+    )
+
+
+def _h_mdnum(c: Ctx, m: re.Match[str]) -> Span | None:
+    a, b = int(m["a"]), int(m["b"])
+    mo, d = (b, a) if a > 12 else (a, b)
+    return _explicit(c, m.start(), m.end(), None, mo, d, m.start()) if 1 <= mo <= 12 and d >= 1 else None
 
 
 def _h_md(c: Ctx, m: re.Match[str]) -> Span | None:
+    if m.groupdict().get("wdp") and m["wdp"][0].islower() and len(m["wdp"]) <= 4:
+        return None
     y = int(m["y"]) if m["y"] else None
     return _explicit(c, m.start(), m.end(), y, _month(m["mon"]), int(m["d"]), m.start())
 
@@ -453,41 +640,272 @@ def _h_pm(c: Ctx, m: re.Match[str]) -> Span | None:
     if pre in ("last", "next", "this", "coming"):
         y += {"last": -(mo >= cur), "next": mo <= cur, "coming": mo <= cur, "this": 0}[pre]
         return c.span(m.start(), m.end(), month_range((y, mo), c.tz) if 1 <= y <= 9999 else None, "month")
-    tense = c.tense(m.start())
-    y += -1 if tense < 0 and mo > cur else (1 if tense > 0 and mo < cur else 0)
-    rng = month_range((y, mo), c.tz) if 1 <= y <= 9999 else None
-    return c.span(m.start("mon"), m.end(), rng, "month", False)
+    last = pick_year(c, m.start(), lambda yy: month_last(yy, mo))
+    rng = month_range((last.year, mo), c.tz) if last else None
+    sp = c.span(m.start("mon"), m.end(), rng, "month", False)
+    return None if sp is None else replace(sp, part="mon")
 
 
 def _h_year(c: Ctx, m: re.Match[str]) -> Span | None:
     return c.span(m.start("y"), m.end(), year_range(int(m["y"]), c.tz), "year", False)
 
 
-_RULES = (
-    (_R_DAY, _h_day),
-    (_R_REL, _h_rel),
-    (_R_WD, _h_wd),
-    (_R_WEEKEND, _h_weekend),
-    (_R_AGO, _h_ago),
-    (_R_IN, lambda c, m: _h_ago(c, m, 1)),
-    (_R_CLOCK, _h_clock),
-    (_R_WEAK, _h_weak),
-    (_R_ISO, _h_iso),
-    (_R_NUM, _h_num),
-    (_R_MD, _h_md),
-    (_R_DM, _h_md),
-    (_R_MY, _h_my),
-    (_R_PM, _h_pm),
-    (_R_YEAR, _h_year),
+# ---------------------------------------------------------------- ranges, period edges, quarters, offsets
+_THRU = r"\s*(?:-|–|—|to|through|thru|until|till)\s*"
+_ORD = r"(?:st|nd|rd|th)?"
+_R_DRANGE = re.compile(
+    rf"\b(?:from\s+|between\s+)?(?P<d1>\d{{1,2}}){_ORD}(?:{_THRU}|\s+and\s+)(?P<d2>\d{{1,2}}){_ORD}\s+(?:of\s+)?(?P<mon>{_MON})\b"
+    rf"|\b(?:from\s+|between\s+)?(?P<mon2>{_MON})\.?\s+(?P<e1>\d{{1,2}}){_ORD}(?:{_THRU}|\s+and\s+)(?P<e2>\d{{1,2}}){_ORD}\b(?![:/]|\s*(?:[ap]\.?m|o'?clock)\b)",
+    _F,
 )
+_AP = r"(?:\s*(?P<{}>[ap])(?:\.m\b\.?|m\b))?"
+_R_CRANGE = re.compile(
+    rf"(?<![\w:.])(?P<from>from\s+|between\s+)?(?P<h1>\d{{1,2}})(?::(?P<m1>[0-5]\d))?{_AP.format('a1')}"
+    rf"(?:{_THRU}|\s+and\s+)(?:(?P<noon>noon|midday)\b|(?P<h2>\d{{1,2}})(?::(?P<m2>[0-5]\d))?{_AP.format('a2')})",
+    _F,
+)
+_R_EDGE = re.compile(
+    rf"\b(?:the\s+)?(?P<e>end|beginning|start)\s+of\s+(?:the\s+)?(?:(?:(?P<q>this|next|last)\s+)?(?P<u>month|quarter|year|week)\b"
+    rf"|(?P<mon>{'|'.join(_MONTHS_FULL)})\b(?:\s+(?P<y>\d{{4}})\b)?|Q(?P<qq>[1-4])\b)",
+    _F,
+)
+_R_QUARTER = re.compile(
+    r"\b(?P<q>this|next|last)\s+quarter\b|\bQ(?P<n>[1-4])\b(?:\s+(?P<y>(?:19|20)\d{2})\b)?", re.A
+)
+_R_AFTERNEXT = re.compile(rf"\b(?:the\s+)?(?P<wd>{_WD})\s+after\s+next\b", _F)
+_R_WEEKSFROM = re.compile(
+    rf"\b(?P<n>{_NUM})\s+weeks?\s+from\s+(?:(?P<t>today|tomorrow|{_TOMORROW})|(?:next\s+)?(?P<wd>{_WD}))\b",
+    _F,
+)
+_R_NTH = re.compile(
+    rf"\b(?:the\s+)?(?P<nth>first|second|third|fourth|fifth|last|1st|2nd|3rd|4th|5th)\s+(?P<wd>{_WD})\s+(?:of|in)\s+"
+    rf"(?:(?P<mon>{'|'.join(_MONTHS_FULL)})\b|(?P<rel>the|this|next|last)\s+month\b)",
+    _F,
+)
+_R_SEASON = re.compile(
+    r"\b(?:(?P<q>this|last|next|this\s+past|this\s+coming)\s+(?P<s>spring|summer|fall|autumn|winter)"
+    r"|(?:the\s+)?(?P<s2>spring|summer|fall|autumn|winter)\s+(?:of\s+)?(?P<y>(?:19|20)\d{2}))\b",
+    _F,
+)
+_R_LASTN = re.compile(
+    rf"\b(?:the\s+)?(?P<d>past|last|next|coming|previous|following)\s+(?P<n>\d{{1,3}}|{'|'.join(_NUMS)}|couple\s+of|few)\s+"
+    r"(?P<u>day|week|month|year)s\b",
+    _F,
+)
+_NTH = {
+    "first": 1,
+    "second": 2,
+    "third": 3,
+    "fourth": 4,
+    "fifth": 5,
+    "1st": 1,
+    "2nd": 2,
+    "3rd": 3,
+    "4th": 4,
+    "5th": 5,
+}
+
+
+def _h_drange(c: Ctx, m: re.Match[str]) -> Span | None:
+    mo = _month(m["mon"] or m["mon2"])
+    d1, d2 = (int(m["d1"]), int(m["d2"])) if m["d1"] else (int(m["e1"]), int(m["e2"]))
+    if mo is None or d2 < d1:
+        return None
+    end = pick_year(c, m.start(), lambda yy: mkdate(yy, mo, d2))
+    if end is None:
+        return None
+    rng = days_range(mkdate(end.year, mo, d1), end, c.tz)
+    return c.span(m.start(), m.end(), rng, "day", False, prio=2)
+
+
+def _h_crange(c: Ctx, m: re.Match[str]) -> Span | None:
+    if not (m["a1"] or m["a2"] or m["noon"] or m["from"]):
+        return None  # "3-5" alone is a score, not a time
+    h1, h2 = int(m["h1"]), 12 if m["noon"] else int(m["h2"])
+    m1, m2 = int(m["m1"] or 0), int(m["m2"] or 0)
+    a1, a2 = m["a1"], m["a2"] or ("p" if m["noon"] else None)
+    if a2:
+        h2 = _ampm(h2, a2) if not m["noon"] else 12
+    if h2 is None or h1 > 12:
+        return None
+    if a1:
+        h1 = _ampm(h1, a1)
+    elif (
+        a2
+    ):  # "2-4pm": the first takes the second's half of the day unless that would put it after the second
+        h1p = _ampm(h1, a2)
+        h1 = h1p if h1p is not None and h1p <= h2 else _ampm(h1, "a")
+    elif 1 <= h1 <= 7:
+        h1, h2 = h1 + 12, h2 + 12 if h2 < 12 else h2
+    elif h2 < h1 <= 12:  # "from 11 to 1": the end is after noon
+        h2 += 12
+    if h1 is None or not 0 <= h2 < 24 or (h1, m1) >= (h2, m2):
+        return None
+    t0 = wall(c.base, c.tz, h1, m1)
+    t1 = wall(c.base, c.tz, h2, m2)
+    return Span(m.start(), m.end(), t0, t1, "minute" if m1 else "hour", True, tod=True, prio=2)
+
+
+def _h_edge(c: Ctx, m: re.Match[str]) -> Span | None:
+    end = m["e"].lower() == "end"
+    if m["mon"]:
+        mo = _MONTHS_FULL.index(m["mon"].lower()) + 1
+        if m["y"]:
+            y = int(m["y"])
+        else:
+            last = pick_year(c, m.start(), lambda yy: month_last(yy, mo))
+            if last is None:
+                return None
+            y = last.year
+        d = month_last(y, mo) if end else mkdate(y, mo, 1)
+        return c.day(m.start(), m.end(), d, relative=not m["y"])
+    if m["qq"]:
+        q = int(m["qq"])
+        rng = quarter_range(date(c.base.year, 3 * q - 2, 1), 0, c.tz)
+    else:
+        k = {"this": 0, "next": 1, "last": -1, None: 0}[m["q"].lower() if m["q"] else None]
+        u = m["u"].lower()
+        rng = quarter_range(c.base, k, c.tz) if u == "quarter" else unit_range(c.base, u, k, c.tz)[0]
+    if rng is None:
+        return None
+    return c.day(m.start(), m.end(), rng[1].date() if end else rng[0].date())
+
+
+def _h_quarter(c: Ctx, m: re.Match[str]) -> Span | None:
+    if m["q"]:
+        rng = quarter_range(c.base, {"this": 0, "next": 1, "last": -1}[m["q"].lower()], c.tz)
+        return c.span(m.start(), m.end(), rng, "quarter")
+    y = int(m["y"]) if m["y"] else c.base.year
+    rng = quarter_range(date(y, 3 * int(m["n"]) - 2, 1), 0, c.tz)
+    return c.span(m.start(), m.end(), rng, "quarter", not m["y"])
+
+
+def _h_afternext(c: Ctx, m: re.Match[str]) -> Span | None:
+    idx = _wd_of(m["wd"])
+    return c.day(m.start(), m.end(), shift(c.base, idx - c.base.weekday() + 14), relative=True)
+
+
+def _h_weeksfrom(c: Ctx, m: re.Match[str]) -> Span | None:
+    n = _num(m["n"])
+    if m["t"]:
+        anchor = shift(c.base, 0 if m["t"].lower() == "today" else 1)
+    else:
+        anchor = c.weekday(_wd_of(m["wd"]), m.start())
+        if "next" in m.group().lower():
+            anchor = shift(c.base, _wd_of(m["wd"]) - c.base.weekday() + 7)
+    return c.day(m.start(), m.end(), shift(anchor, 7 * n))
+
+
+def _h_nth(c: Ctx, m: re.Match[str]) -> Span | None:
+    idx, nth = _wd_of(m["wd"]), m["nth"].lower()
+    if m["mon"]:
+        mo = _MONTHS_FULL.index(m["mon"].lower()) + 1
+        last = pick_year(c, m.start(), lambda yy: month_last(yy, mo))
+        if last is None:
+            return None
+        y = last.year
+    else:
+        k = {"the": 0, "this": 0, "next": 1, "last": -1}[m["rel"].lower()]
+        ym = ym_shift(c.base.year, c.base.month, k)
+        if ym is None:
+            return None
+        y, mo = ym
+    if nth == "last":
+        end = month_last(y, mo)
+        d = shift(end, -((end.weekday() - idx) % 7)) if end else None
+    else:
+        first = mkdate(y, mo, 1)
+        d = shift(first, (idx - first.weekday()) % 7 + 7 * (_NTH[nth] - 1)) if first else None
+        if d is not None and d.month != mo:
+            return None
+    return c.day(m.start(), m.end(), d)
+
+
+def _h_season(c: Ctx, m: re.Match[str]) -> Span | None:
+    """'this summer' is this year's (a winter said in Jan/Feb is the one under way), last/next one year off."""
+    if m["y"]:
+        return c.span(m.start(), m.end(), season_range(int(m["y"]), m["s2"].lower(), c.tz), "month", False)
+    s, q = m["s"].lower(), " ".join(m["q"].lower().split())
+    y = c.base.year - (1 if s == "winter" and c.base.month <= 2 else 0)
+    y += {"this": 0, "last": -1, "this past": -1, "next": 1, "this coming": 0}[q]
+    return c.span(m.start(), m.end(), season_range(y, s, c.tz), "month")
+
+
+def _h_lastn(c: Ctx, m: re.Match[str]) -> Span | None:
+    raw = m["n"].lower()
+    n = 2 if raw.startswith("couple") else 3 if raw == "few" else _num(raw)
+    if n < 2 or n > 100:
+        return None
+    back = m["d"].lower() in ("past", "last", "previous")
+    u = m["u"].lower()
+    first, last = (-n, -1) if back else (1, n)
+    r0, g = unit_range(c.base, u, first, c.tz)
+    r1, _ = unit_range(c.base, u, last, c.tz)
+    if r0 is None or r1 is None:
+        return None
+    return Span(m.start(), m.end(), r0[0], r1[1], g, True, prio=3)
+
+
+def _h_holiday(c: Ctx, m: re.Match[str]) -> Span | None:
+    from memscribe.lang.timeparse_holidays import holiday_span
+
+    sp = holiday_span(c, m, "en")
+    return None if sp is None else replace(sp, prio=3)
+
+
+def _h_rec(c: Ctx, m: re.Match[str]) -> Span | None:
+    from memscribe.lang.timeparse_rec import en_recurrence
+
+    sp = en_recurrence(c, m)
+    return None if sp is None else replace(sp, prio=4)
+
+
+def _rules() -> tuple[tuple[re.Pattern[str], Callable[[Ctx, re.Match[str]], Span | None]], ...]:
+    from memscribe.lang.timeparse_holidays import EN_HOLIDAY
+    from memscribe.lang.timeparse_rec import EN_REC
+
+    return (
+        (_R_DAY, _h_day),
+        (_R_REL, _h_rel),
+        (_R_WD, _h_wd),
+        (_R_WEEKEND, _h_weekend),
+        (_R_AGO, _h_ago),
+        (_R_IN, lambda c, m: _h_ago(c, m, 1)),
+        (_R_CLOCK, _h_clock),
+        (_R_WEAK, _h_weak),
+        (_R_ISO, _h_iso),
+        (_R_NUM, _h_num),
+        (_R_MDNUM, _h_mdnum),
+        (_R_MD, _h_md),
+        (_R_DM, _h_md),
+        (_R_MY, _h_my),
+        (_R_PM, _h_pm),
+        (_R_YEAR, _h_year),
+        (_R_DRANGE, _h_drange),
+        (_R_CRANGE, _h_crange),
+        (_R_EDGE, _h_edge),
+        (_R_QUARTER, _h_quarter),
+        (_R_AFTERNEXT, _h_afternext),
+        (_R_WEEKSFROM, _h_weeksfrom),
+        (_R_NTH, _h_nth),
+        (_R_LASTN, _h_lastn),
+        (_R_SEASON, _h_season),
+        (EN_HOLIDAY, _h_holiday),
+        (EN_REC, _h_rec),
+    )
+
+
+_RULES_CACHE: list[tuple[re.Pattern[str], Callable[[Ctx, re.Match[str]], Span | None]]] = []
 
 
 def en_spans(ctx: Ctx) -> list[Span]:
     """Candidate spans from the English rules (they only fire on ASCII words, so they are safe on mixed text)."""
     if _TRIGGER.search(ctx.text) is None:
         return []
+    if not _RULES_CACHE:
+        _RULES_CACHE.extend(_rules())
     out = []
-    for rx, fn in _RULES:
+    for rx, fn in _RULES_CACHE:
         for m in rx.finditer(ctx.text):
             sp = fn(ctx, m)
             if sp is not None:

@@ -29,7 +29,7 @@ class RewrittenQuery:
 
 
 def rewrite_query(query: str, *, now: datetime, recent_turns: list[str] | None = None) -> RewrittenQuery:
-    mentions = resolve_times(query, now)
+    mentions = [m for m in resolve_times(query, now) if m.recurrence is None]  # a rule names no window
     window = (min(m.time_start for m in mentions), max(m.time_end for m in mentions)) if mentions else None
     expanded: list[str] = []
     terms = keyword_terms(query)

@@ -245,7 +245,7 @@ def _kind(sig: frozenset[str], text: str, tm: TimeMention | None, at: datetime, 
         return Kind.constraint
     if "profile" in sig:
         return Kind.profile
-    if tm is not None:
+    if tm is not None and tm.recurrence is None:  # a standing rule (每周四 / on Thursdays) is not an event
         # "I went hiking with Tom today": today's date, but it already happened
         done = tm.time_start.date() <= at.date() and _PAST.search(text)
         return Kind.plan if tm.time_end >= at and not done else Kind.event
@@ -307,8 +307,9 @@ class RuleEncoder:
         body = sep.join(body_sents).strip() or text.strip()
         mentions = resolve_times(body, at)
         if trig.signals & {"habit", "preference"}:
-            # "我喜欢周末去钓鱼" / "I deploy on Thursdays": a recurring day, not one date to pin down
-            mentions = [m for m in mentions if not _RECURRING.fullmatch(m.text.strip())]
+            # "我喜欢周末去钓鱼" / "I deploy on Thursday": a recurring day, not one date to pin down (a mention the
+            # time rules already typed as a recurrence keeps its rule)
+            mentions = [m for m in mentions if m.recurrence or not _RECURRING.fullmatch(m.text.strip())]
         tm = primary_time(mentions)
         canonical = rewrite_with_absolute(body, mentions) if mentions else body
         canonical = name_subject(canonical, subject, lang)
@@ -340,8 +341,12 @@ class RuleEncoder:
             negated=negated,
             slot=slot,
             value=value,
+            # time_start is a datetime: a day-grain time is that day's 00:00 with grain "day"; a recurrence's
+            # time_start is its first occurrence and "recurrence" its RFC 5545 rule
             time=iso(tm.time_start, tm.granularity) if tm is not None else None,
             time_text=tm.text if tm is not None else None,
+            grain=tm.granularity if tm is not None else None,
+            recurrence=(tm.recurrence or None) if tm is not None else None,
             ids=tuple(ents["ids"]),
             amounts=tuple(ents["amounts"]),
             places=tuple(ents["places"]),
