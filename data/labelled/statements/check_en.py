@@ -16,15 +16,67 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 SPLITS = ("train", "test")
-FIELDS = ("id", "lang", "setting", "source", "speaker_role", "speaker", "prev", "text", "route", "kind",
-          "subject", "slot", "value", "negated", "status", "canonical")
+FIELDS = (
+    "id",
+    "lang",
+    "setting",
+    "source",
+    "speaker_role",
+    "speaker",
+    "prev",
+    "text",
+    "route",
+    "kind",
+    "subject",
+    "slot",
+    "value",
+    "negated",
+    "status",
+    "canonical",
+)
 ROLES = {"user", "assistant", "peer"}
 ROUTES = {"long", "working", "drop"}
-KINDS = {"preference", "constraint", "profile", "fact", "event", "plan", "task", "complaint", "relation",
-         "instruction", "suggestion"}
-SLOTS = {"residence", "hometown", "employer", "job_title", "school", "relationship", "children", "pets", "family",
-         "diet", "allergy", "health", "schedule_rule", "contact_pref", "plan", "task", "preference", "hobby",
-         "skill", "possession", "name", "age", "birthday", "finance", "travel_history", "other"}
+KINDS = {
+    "preference",
+    "constraint",
+    "profile",
+    "fact",
+    "event",
+    "plan",
+    "task",
+    "complaint",
+    "relation",
+    "instruction",
+    "suggestion",
+}
+SLOTS = {
+    "residence",
+    "hometown",
+    "employer",
+    "job_title",
+    "school",
+    "relationship",
+    "children",
+    "pets",
+    "family",
+    "diet",
+    "allergy",
+    "health",
+    "schedule_rule",
+    "contact_pref",
+    "plan",
+    "task",
+    "preference",
+    "hobby",
+    "skill",
+    "possession",
+    "name",
+    "age",
+    "birthday",
+    "finance",
+    "travel_history",
+    "other",
+}
 STATUSES = {"planned", "done", "cancelled", "postponed", "open", "accepted", "rejected"}
 STATUS_KINDS = {"plan", "task", "suggestion"}
 PLAIN_SUBJECTS = {"self", "addressee", "assistant", "world"}
@@ -39,7 +91,7 @@ TEST_LOCOMO = {"conv-26", "conv-44"}
 TRAIN_LOCOMO = {"conv-41", "conv-48", "conv-50"}
 TEST_CONVBENCH_SESSIONS = {1, 2, 3}
 NEAR_DUP_JACCARD = 0.8
-EMOJI_RE = re.compile("[\U0001F300-\U0001FAFF\u2600-\u27BF]")
+EMOJI_RE = re.compile("[\U0001f300-\U0001faff\u2600-\u27bf]")
 
 
 def norm(text: str) -> str:
@@ -53,6 +105,9 @@ def trigrams(text: str) -> set[str]:
 
 def load(path: Path, errors: list[str]) -> list[dict]:
     items = []
+    if not path.exists():
+        errors.append(f"{path.name}: missing")
+        return items
     for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         if not line.strip():
             errors.append(f"{path.name}:{n}: empty line")
@@ -179,10 +234,33 @@ def near_duplicates(items: list[tuple[str, dict]]) -> list[str]:
             union = len(g) + len(grams[j]) - inter
             if union and inter / union >= NEAR_DUP_JACCARD:
                 (si, a), (sj, b) = items[i], items[j]
-                found.append(f"near-duplicate {sj}:{b['id']} / {si}:{a['id']} "
-                             f"(J={inter / union:.2f}): {b['text']!r} / {a['text']!r}")
+                found.append(
+                    f"near-duplicate {sj}:{b['id']} / {si}:{a['id']} "
+                    f"(J={inter / union:.2f}): {b['text']!r} / {a['text']!r}"
+                )
         for tg in g:
             index[tg].append(i)
+    return found
+
+
+def overlapping_statements(items: list[dict]) -> list[str]:
+    """Statements split from one real turn must not contain one another (each clause is said once)."""
+    by_turn: dict[str, list[dict]] = defaultdict(list)
+    for it in items:
+        if (
+            isinstance(it.get("source"), str)
+            and it["source"] != "written"
+            and isinstance(it.get("text"), str)
+        ):
+            by_turn[it["source"]].append(it)
+    found = []
+    for src, its in by_turn.items():
+        for a in its:
+            for b in its:
+                if a is not b and len(b["text"]) < len(a["text"]) and norm(b["text"]) in norm(a["text"]):
+                    found.append(
+                        f"overlapping statements of {src}: {a['id']} contains {b['id']} ({b['text']!r})"
+                    )
     return found
 
 
@@ -204,11 +282,16 @@ def report(by_split: dict[str, list[dict]]) -> list[str]:
             print(f"  {field}: " + ", ".join(f"{k}={v}" for k, v in sorted(c.items(), key=lambda kv: -kv[1])))
         subj = Counter("third" if it["subject"].startswith("third:") else it["subject"] for it in its)
         print("  subject: " + ", ".join(f"{k}={v}" for k, v in subj.most_common()))
-        print("  setting: " + ", ".join(f"{k}={v}" for k, v in Counter(it["setting"] for it in its).most_common()))
-        print(f"  drop {pct(sum(it['route'] == 'drop' for it in its), n)}, "
-              f"assistant {pct(sum(it['speaker_role'] == 'assistant' for it in its), n)}, "
-              f"peer {pct(sum(it['speaker_role'] == 'peer' for it in its), n)}, "
-              f"third-party {pct(subj['third'], n)}")
+        print(
+            "  setting: "
+            + ", ".join(f"{k}={v}" for k, v in Counter(it["setting"] for it in its).most_common())
+        )
+        print(
+            f"  drop {pct(sum(it['route'] == 'drop' for it in its), n)}, "
+            f"assistant {pct(sum(it['speaker_role'] == 'assistant' for it in its), n)}, "
+            f"peer {pct(sum(it['speaker_role'] == 'peer' for it in its), n)}, "
+            f"third-party {pct(subj['third'], n)}"
+        )
     n = len(everything)
     kinds = Counter(it["kind"] for it in everything if it["kind"])
     slots = Counter(it["slot"] for it in everything if it["slot"])
@@ -271,7 +354,10 @@ def main() -> int:
                     errors.append(f"{where}: text is not the words of {src}: {it['text']!r}")
     errors += [f"duplicate id {i} ({c}x)" for i, c in ids.items() if c > 1]
     errors += [f"turn {t} used in both splits" for t, ss in turn_split.items() if len(ss) > 1]
-    errors += near_duplicates([(s, it) for s in SPLITS for it in by_split[s] if isinstance(it.get("text"), str)])
+    errors += overlapping_statements([it for s in SPLITS for it in by_split[s]])
+    errors += near_duplicates(
+        [(s, it) for s in SPLITS for it in by_split[s] if isinstance(it.get("text"), str)]
+    )
     misses = report(by_split)
     print(f"\n{len(errors)} error(s)")
     for e in errors[:200]:
