@@ -58,6 +58,7 @@ def check_poison_job(mem: Memory, reopen) -> None:  # type: ignore[no-untyped-de
     assert len(failed) == 2 and all("deferred_add job" in e.reason for e in failed)
     mem.close()
     again = reopen()
+    again._worker.stop()
     try:
         assert again.flush(deferred=True).done == 0  # the restart did not resurrect them
         assert [e.action for e in _audit(again, "u1") if e.stage == "jobs"] == ["failed", "failed"]
