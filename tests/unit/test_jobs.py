@@ -43,6 +43,8 @@ def poison_then_normal(mem: Memory) -> None:
 
 
 def check_poison_job(mem: Memory, reopen) -> None:  # type: ignore[no-untyped-def]
+    # only flush() runs the queue here (a background worker racing it would make the report partial)
+    mem._worker.stop()
     mem.add("Remember: my badge number is 4471.", user_id="u1")  # spends the burst of one
     poison_then_normal(mem)
     # a normal write over the rate limit lands in the queue behind the poison jobs
