@@ -46,7 +46,7 @@ def _seal_one(tmp_path):
 
 def test_an_interrupted_rotation_keeps_the_key_the_rows_were_sealed_with(tmp_path):
     rec, secret = _seal_one(tmp_path)
-    old_id = secret["key_id"]
+    old_id = secret.key_id
     # crash after the new key was written but before the commit: the rows still use the old key
     (tmp_path / (KEY_FILE + ".next")).write_text(base64.urlsafe_b64encode(os.urandom(32)).decode() + "\n")
     with Memory(home=tmp_path) as mem:
@@ -61,9 +61,9 @@ def test_an_interrupted_rotation_after_the_commit_installs_the_new_key(tmp_path)
         old = mem._vault()
         new_key = os.urandom(32)
         new = Vault(new_key)
-        blob = old.rotate([(secret["ciphertext"], f"u1:{rec.id}")], new)[0]
+        blob = old.rotate([(secret.ciphertext, f"u1:{rec.id}")], new)[0]
         with mem._store.atomic():
-            mem._store.replace_secret(secret["id"], blob, new.key_id)
+            mem._store.replace_secret(secret.id, blob, new.key_id)
     # crash after the commit, before the rename: the rows use the pending key
     (tmp_path / (KEY_FILE + ".next")).write_text(base64.urlsafe_b64encode(new_key).decode() + "\n")
     with Memory(home=tmp_path) as mem:

@@ -197,8 +197,8 @@ def test_encoder_structured_grain_and_recurrence(
     text: str, at: datetime, grain: str, rule: str | None, canonical: str
 ) -> None:
     c = _encode(text, at)
-    assert c.structured["grain"] == grain
-    assert c.structured.get("recurrence") == rule
+    assert c.facts.grain == grain
+    assert c.facts.recurrence == rule
     assert canonical in c.text
     if rule:
         assert c.time_start is not None and c.time_start >= at - timedelta(days=1)
