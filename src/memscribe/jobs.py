@@ -168,6 +168,8 @@ class BackgroundWorker:
         self._last_write = 0.0
         self._thread: threading.Thread | None = None
         self._start_lock = threading.Lock()
+        # held while the worker runs jobs: flush() takes it too, so it waits for a job the worker has claimed
+        self.busy = threading.Lock()
 
     @property
     def running(self) -> bool:
@@ -193,7 +195,8 @@ class BackgroundWorker:
             if self._stop.is_set():
                 break
             try:
-                report = self._runner.run(limit=self._batch, max_jobs=self._batch * 4)
+                with self.busy:
+                    report = self._runner.run(limit=self._batch, max_jobs=self._batch * 4)
                 self._after_run()
                 if report.done + len(report.failures) >= self._batch * 4:
                     self._wake.set()  # more may be waiting: come back without sleeping

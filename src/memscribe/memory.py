@@ -224,7 +224,8 @@ class Memory:
         a job whose handler fails is retried with backoff and, at its attempt cap, ends ``failed`` (audited,
         counted in ``stats()``) — it never blocks the jobs behind it, and flush() does not raise for it.
         """
-        report = self._jobs.run(until=self._clock() + timedelta(days=36_500) if deferred else None)
+        with self._worker.busy:  # a job the worker already claimed finishes first
+            report = self._jobs.run(until=self._clock() + timedelta(days=36_500) if deferred else None)
         self._flush_touch()
         return report
 
