@@ -14,12 +14,13 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from datetime import UTC, datetime, timedelta
-from typing import Any, Protocol
+from typing import Protocol
 
 from pydantic import BaseModel, Field
 
 from memscribe.models import AuditEvent
 from memscribe.store.base import Store
+from memscribe.store.rows import JobRow
 
 __all__ = ["BackgroundWorker", "JobFailure", "JobHandler", "JobRunner", "RunReport"]
 
@@ -29,7 +30,7 @@ SYSTEM_USER = "_system"  # audit events of jobs that belong to no user
 
 
 class JobHandler(Protocol):
-    def __call__(self, job: Any) -> None: ...
+    def __call__(self, job: JobRow) -> None: ...
 
 
 class JobFailure(BaseModel):
@@ -58,10 +59,6 @@ class RunReport(BaseModel):
             retried=self.retried + other.retried,
             failures=[*self.failures, *other.failures],
         )
-
-
-def _field(job: Any, name: str) -> Any:
-    return getattr(job, name)
 
 
 def _describe(exc: BaseException) -> str:
@@ -101,9 +98,8 @@ class JobRunner:
                 self._run_one(job, report)
         return report
 
-    def _run_one(self, job: Any, report: RunReport) -> None:
-        job_id, kind = int(_field(job, "id")), str(_field(job, "kind"))
-        attempts = int(_field(job, "attempts"))
+    def _run_one(self, job: JobRow, report: RunReport) -> None:
+        job_id, kind, attempts = job.id, job.kind, job.attempts
         handler = self._handlers.get(kind)
         try:
             if handler is None:
@@ -115,11 +111,13 @@ class JobRunner:
         self._store.finish_job(job_id)
         report.done += 1
 
-    def _failed(self, job: Any, job_id: int, kind: str, attempts: int, error: str, report: RunReport) -> None:
+    def _failed(
+        self, job: JobRow, job_id: int, kind: str, attempts: int, error: str, report: RunReport
+    ) -> None:
         final = attempts >= self.max_attempts
         now = self._clock()
-        payload = _field(job, "payload") or {}
-        user = str(payload.get("user_id") or SYSTEM_USER) if isinstance(payload, Mapping) else SYSTEM_USER
+        payload = job.payload if isinstance(job.payload, Mapping) else {}
+        user = str(payload.get("user_id") or SYSTEM_USER)
         with self._store.atomic():
             if final:
                 self._store.fail_job(job_id, error, retry_at=None)

@@ -102,7 +102,7 @@ class _SessionFingerprints:
             if session_id in self._recent:
                 return set(self._recent[session_id])
         rows = self._store.session_messages(session_id, last=50)
-        prints = deque((_fingerprint(_content(r)) for r in rows), maxlen=50)
+        prints = deque((_fingerprint(r.content) for r in rows), maxlen=50)
         with self._lock:
             self._recent.setdefault(session_id, prints)
             while len(self._recent) > 256:  # the oldest sessions' fingerprints are re-read if needed
@@ -113,10 +113,6 @@ class _SessionFingerprints:
         with self._lock:
             if session_id in self._recent:
                 self._recent[session_id].extend(_fingerprint(t) for t in texts)
-
-
-def _content(row: Any) -> str:
-    return row.content
 
 
 class WritePipeline:

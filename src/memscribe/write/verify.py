@@ -78,7 +78,7 @@ class VerifyJob:
         if rec is None or rec.status != Status.active:
             return  # superseded or erased meanwhile: nothing to verify
         embedder = self._embedder()
-        result = verify_memory(self._store, embedder, self._settings, rec, now=datetime.now(UTC))
+        result = verify_memory(self._store, embedder, self._settings, rec, now=self._clock())
         attempt = int(payload.get("attempt", 1))
         vec = embedder.embed_passages([rec.text])[0] if not result.ok and attempt == 1 else None
         now = self._clock()
