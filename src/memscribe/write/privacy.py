@@ -211,7 +211,9 @@ def is_task_necessary(text: str, finding: PiiFinding) -> bool:
     ctx = before + " " + after
     if _NEG_CUE.search(ctx):
         return False
-    if _DELIVERY_CUE.search(ctx):
+    # A delivery cue makes an address or a phone a standing shipping detail; "send the receipt to <email>" is
+    # a one-off errand, done now, so an email is kept only when the user asks for it to be kept for a purpose.
+    if finding.kind != "email" and _DELIVERY_CUE.search(ctx):
         return True
     if finding.kind == "address":
         return bool(_ORDER_CUE.search(ctx))
