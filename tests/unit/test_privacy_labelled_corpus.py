@@ -14,8 +14,8 @@ from __future__ import annotations
 import hashlib
 import io
 import json
-import os
 import logging
+import os
 import re
 from collections import Counter
 from pathlib import Path
