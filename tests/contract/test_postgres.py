@@ -150,7 +150,10 @@ def test_migration_2_backfills_slot_keys_on_a_version_1_store(pg_schema):
     cols = "pk, id, user_id, status, text, structured::text, time_start_ts, created_ts, version"
     with psycopg.connect(DSN, autocommit=True, options=f"-c search_path={pg_schema}") as conn:
         conn.execute("DROP INDEX memories_slot")
-        conn.execute("ALTER TABLE memories DROP COLUMN subject_key, DROP COLUMN slot_key")
+        conn.execute("DROP INDEX memories_origin")
+        conn.execute(
+            "ALTER TABLE memories DROP COLUMN subject_key, DROP COLUMN slot_key, DROP COLUMN origin_message"
+        )
         conn.execute("DELETE FROM schema_migrations WHERE version >= 2")
         before = conn.execute(f"SELECT {cols} FROM memories ORDER BY pk").fetchall()
         versions = conn.execute("SELECT count(*) FROM versions").fetchone()
@@ -163,13 +166,14 @@ def test_migration_2_backfills_slot_keys_on_a_version_1_store(pg_schema):
     assert s.get_memory("home").model_dump() == recs[0].model_dump()
     got = s._all(f"SELECT {cols} FROM memories ORDER BY pk")
     assert got == before and s._one("SELECT count(*) FROM versions") == versions
-    keys = s._all("SELECT id, subject_key, slot_key FROM memories ORDER BY pk")
-    assert keys == [
-        ("home", "the user", "residence"),
-        ("zh", "用户", "居住地"),
-        ("noslot", "用户", None),
-        ("odd", None, None),
+    keys = s._all("SELECT id, subject_key, slot_key, origin_message FROM memories ORDER BY pk")
+    assert keys == [  # migration 3 took each record's origin from its first source
+        ("home", "the user", "residence", "m-1"),
+        ("zh", "用户", "居住地", "m-1"),
+        ("noslot", "用户", None, "m-1"),
+        ("odd", None, None, "m-1"),
     ]
+    assert [r.id for r in s.memories_from_messages("u1", ["m-1"])] == ["home", "zh", "noslot", "odd"]
     s.close()
 
 

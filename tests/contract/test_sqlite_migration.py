@@ -94,6 +94,14 @@ def test_migration_keeps_every_row_and_backfills_slot_keys(home: Path) -> None:
         )
         for r in recs:
             assert keys[r.id] == (r.structured.get("subject"), r.structured.get("slot"))
+        # and each record's origin message from its first source (the statements said together)
+        origins = dict(store._exec("SELECT id, origin_message FROM memories"))
+        assert origins == {r.id: (r.sources[0].message_id if r.sources else None) for r in recs}
+        first = next(r for r in recs if r.sources)
+        assert first.id in {
+            m.id
+            for m in store.memories_from_messages(first.user_id, [first.sources[0].message_id], statuses=None)
+        }
         # the indexes still answer
         denver = next(r for r in recs if "Denver" in r.text)
         assert store.keyword_search("u1", ["denver"], k=3)[0][0] == denver.id

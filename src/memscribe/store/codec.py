@@ -87,6 +87,7 @@ MEMORY_WRITE_COLUMNS = (
     "created_ts",
     "subject_key",
     "slot_key",
+    "origin_message",
 )
 _JSON_FIELDS = frozenset({"structured", "entities", "links", "sources", "metadata"})
 
@@ -146,6 +147,11 @@ def slot_keys(structured: dict[str, Any]) -> tuple[str | None, str | None]:
     return (subject if isinstance(subject, str) else None, slot if isinstance(slot, str) else None)
 
 
+def origin_message(rec: MemoryRecord) -> str | None:
+    """The message a memory was first said in: its statements are siblings (read together at recall)."""
+    return rec.sources[0].message_id if rec.sources else None
+
+
 def clip_error(error: str, clean: Clean = _same) -> str:
     return clean(error[:_JOB_ERROR_MAX])
 
@@ -185,6 +191,7 @@ def encode_memory(
         instant(rec.created_at),
         None if subject_key is None else clean(subject_key),
         None if slot_key is None else clean(slot_key),
+        None if (origin := origin_message(rec)) is None else clean(origin),
     )
 
 

@@ -99,6 +99,7 @@ def select_memories(
     kind: str | None = None,
     layer: str | None = None,
     slot: tuple[str, str] | None = None,
+    origins: Sequence[str] | None = None,
     limit: int | None = None,
     offset: int = 0,
 ) -> Query:
@@ -106,6 +107,8 @@ def select_memories(
     w = Where(d).eq("user_id", user_id)
     if slot is not None:
         w.eq("subject_key", slot[0]).eq("slot_key", slot[1])
+    if origins is not None:
+        w.any_of("origin_message", origins)
     if statuses:
         w.any_of("status", statuses)
     if kind:

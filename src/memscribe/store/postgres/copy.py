@@ -96,7 +96,7 @@ def copy_sqlite_to_postgres(
             "pk, id, user_id, agent_id, session_id, layer, kind, status, text, raw, structured, entities, links, "
             "sources, metadata, time_start, time_end, time_start_ts, time_end_ts, importance, timeliness, "
             "confidence, superseded_by, created_at, updated_at, created_ts, last_accessed_at, access_count, "
-            "expire_at, version, subject_key, slot_key",
+            "expire_at, version, subject_key, slot_key, origin_message",
             (
                 (
                     r[0],
@@ -113,14 +113,15 @@ def copy_sqlite_to_postgres(
                     r[22],
                     _dt(r[21]),
                     *r[23:27],
-                    *(None if x is None else _clean(x) for x in r[27:29]),
+                    *(None if x is None else _clean(x) for x in r[27:30]),
                 )
                 for r in _rows(
                     src,
                     "SELECT pk, id, user_id, agent_id, session_id, layer, kind, status, text, raw, structured, "
                     "entities, links, sources, metadata, time_start, time_end, importance, timeliness, "
                     "confidence, superseded_by, created_at, updated_at, last_accessed_at, access_count, "
-                    "expire_at, version, subject_key, slot_key FROM memories WHERE pk > ? ORDER BY pk",
+                    "expire_at, version, subject_key, slot_key, origin_message FROM memories WHERE pk > ? "
+                    "ORDER BY pk",
                 )
             ),
         )

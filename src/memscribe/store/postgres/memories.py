@@ -174,6 +174,16 @@ class PostgresMemories(PostgresConnection):
             self._all(*sql.select_memories(POSTGRES, user_id, statuses=statuses, slot=identity))
         )
 
+    def memories_from_messages(
+        self, user_id: str, message_ids: Sequence[str], *, statuses: Sequence[str] | None = ("active",)
+    ) -> list[MemoryRecord]:
+        """The user's memories first said in these messages, in write order."""
+        if not message_ids:
+            return []
+        return decode_memories(
+            self._all(*sql.select_memories(POSTGRES, user_id, statuses=statuses, origins=list(message_ids)))
+        )
+
     def count_memories(self, user_id: str | None = None) -> dict[str, int]:
         return {r[0]: int(r[1]) for r in self._all(*sql.count_by(POSTGRES, "status", user_id))}
 

@@ -122,6 +122,16 @@ class SQLiteMemories(SQLiteConnection):
             self._exec(*sql.select_memories(SQLITE, user_id, statuses=statuses, slot=(subject, slot)))
         )
 
+    def memories_from_messages(
+        self, user_id: str, message_ids: Sequence[str], *, statuses: Sequence[str] | None = ("active",)
+    ) -> list[MemoryRecord]:
+        """The user's memories first said in these messages, in write order."""
+        if not message_ids:
+            return []
+        return decode_memories(
+            self._exec(*sql.select_memories(SQLITE, user_id, statuses=statuses, origins=list(message_ids)))
+        )
+
     def count_memories(self, user_id: str | None = None) -> dict[str, int]:
         return dict(self._exec(*sql.count_by(SQLITE, "status", user_id)))
 

@@ -112,6 +112,17 @@ MIGRATIONS: list[tuple[int, str, str]] = [
         CREATE INDEX memories_slot ON memories (user_id, subject_key, slot_key);
         """,
     ),
+    (
+        3,
+        "memory origin message",
+        # the message a memory was first said in: the statements of one message are read together
+        """
+        ALTER TABLE memories ADD COLUMN origin_message TEXT;
+        UPDATE memories SET origin_message = json_extract(sources, '$[0].message_id')
+        WHERE json_array_length(sources) > 0;
+        CREATE INDEX memories_origin ON memories (user_id, origin_message);
+        """,
+    ),
 ]
 
 LATEST = MIGRATIONS[-1][0]

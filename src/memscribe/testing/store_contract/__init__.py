@@ -15,7 +15,7 @@ from __future__ import annotations
 from memscribe.testing.store_contract.counters import CounterContract
 from memscribe.testing.store_contract.jobs import JobContract
 from memscribe.testing.store_contract.lifecycle import LifecycleContract, TransactionContract
-from memscribe.testing.store_contract.memories import MemoryContract, SlotContract
+from memscribe.testing.store_contract.memories import MemoryContract, OriginContract, SlotContract
 from memscribe.testing.store_contract.records import T0, make_record, put, unit_vector
 from memscribe.testing.store_contract.search import SearchContract
 from memscribe.testing.store_contract.sessions import SessionContract
@@ -27,6 +27,7 @@ __all__ = [
     "JobContract",
     "LifecycleContract",
     "MemoryContract",
+    "OriginContract",
     "SearchContract",
     "SessionContract",
     "SlotContract",
@@ -42,6 +43,7 @@ __all__ = [
 class StoreContractTests(
     MemoryContract,
     SlotContract,
+    OriginContract,
     SearchContract,
     TransactionContract,
     JobContract,

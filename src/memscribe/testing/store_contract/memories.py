@@ -7,10 +7,10 @@ from datetime import timedelta
 
 import pytest
 
-from memscribe.models import Kind, Layer, Status
+from memscribe.models import Kind, Layer, Source, Status
 from memscribe.testing.store_contract.records import T0, make_record, put
 
-__all__ = ["MemoryContract", "SlotContract"]
+__all__ = ["MemoryContract", "OriginContract", "SlotContract"]
 
 
 class MemoryContract:
@@ -134,3 +134,40 @@ class SlotContract:
             store.put_memory(_fact("m1", "user", "home_city"))
             raise RuntimeError("crash mid-write")
         assert self._ids(store, "u1", "user", "home_city", statuses=None) == []
+
+
+def _said(mid: str, *message_ids: str, user: str = "u1", **kw):  # type: ignore[no-untyped-def]
+    return make_record(
+        mid,
+        user=user,
+        text=f"statement {mid}",
+        sources=[Source(message_id=m, session_id="s1", role="user", name="Ann", at=T0) for m in message_ids],
+        **kw,
+    )
+
+
+class OriginContract:
+    """``memories_from_messages``: the statements first said in a message, read together at recall."""
+
+    def _origin_ids(self, store, *args, **kw) -> list[str]:  # type: ignore[no-untyped-def]
+        return [r.id for r in store.memories_from_messages(*args, **kw)]
+
+    def test_statements_are_found_by_the_message_they_were_first_said_in(self, store) -> None:  # type: ignore[no-untyped-def]
+        put(store, _said("a1", "m1"), seed=1)
+        put(store, _said("a2", "m1"), seed=2)
+        put(store, _said("b1", "m2", "m1"), seed=3)  # first said in m2, repeated in m1: m2's statement
+        put(store, _said("c1", "m1", user="u2"), seed=4)  # another tenant's message of the same id
+        put(store, _said("none"), seed=5)  # no source at all
+        assert self._origin_ids(store, "u1", ["m1"]) == ["a1", "a2"]
+        assert self._origin_ids(store, "u1", ["m2", "m1"]) == ["a1", "a2", "b1"]
+        assert self._origin_ids(store, "u2", ["m1"]) == ["c1"]
+        assert self._origin_ids(store, "u1", []) == [] and self._origin_ids(store, "u1", ["nope"]) == []
+
+    def test_origin_lookup_follows_status(self, store) -> None:  # type: ignore[no-untyped-def]
+        a, b = _said("a1", "m1"), _said("a2", "m1")
+        put(store, a, seed=1)
+        put(store, b, seed=2)
+        with store.atomic():
+            store.put_memory(b.model_copy(update={"status": Status.superseded}))
+        assert self._origin_ids(store, "u1", ["m1"]) == ["a1"]
+        assert self._origin_ids(store, "u1", ["m1"], statuses=None) == ["a1", "a2"]
