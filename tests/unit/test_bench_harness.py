@@ -268,3 +268,30 @@ def test_bench_cli_has_the_commands():
     assert out.exit_code == 0
     for cmd in ("scenarios", "locomo", "speed"):
         assert cmd in out.output
+
+
+def test_user_assistant_turns_keep_their_role_as_the_judge_sends_them():
+    from memscribe.bench.locomo import conversation_sessions
+
+    conv = {
+        "sample_id": "ua",
+        "conversation": {
+            "session_1_date_time": "9:00 am on 3 June, 2023",
+            "session_1": [
+                {"speaker": "Lin", "dia_id": "D1:1", "text": "帮我订周五的餐厅。", "role": "user"},
+                {
+                    "speaker": "assistant",
+                    "dia_id": "D1:2",
+                    "text": "已订好周五晚上七点。",
+                    "role": "assistant",
+                },
+            ],
+        },
+    }
+    (session,), turns = conversation_sessions(conv)
+    assert session["messages"] == [
+        {"role": "user", "name": "Lin", "content": "帮我订周五的餐厅。", "id": "D1:1"},
+        {"role": "assistant", "content": "已订好周五晚上七点。", "id": "D1:2"},
+    ]
+    assert session["date"] == "9:00 am on 3 June, 2023" and session["at"] == "2023-06-03T09:00:00+00:00"
+    assert turns[1] == ("D1:2", "assistant: 已订好周五晚上七点。", 1)

@@ -125,7 +125,7 @@ def write_section(name: str, result: dict[str, Any], out_dir: Path, console: Con
     }
     path.write_text(json.dumps(doc, ensure_ascii=False, indent=1, default=str), encoding="utf-8")
     plots = []
-    if "locomo" in doc:
+    if _current_locomo(doc):
         plots += _plot_locomo(doc["locomo"], out_dir)
     if "speed" in doc:
         plots += _plot_speed(doc["speed"], out_dir)
@@ -431,10 +431,22 @@ def _r(a: float, b: float) -> float | None:
     return a / b if b else None
 
 
+def _current_locomo(doc: dict[str, Any]) -> bool:
+    """A LoCoMo section written by this version (an older results.json kept only loose recall)."""
+    return "measures" in doc.get("locomo", {})
+
+
 def render_markdown(doc: dict[str, Any]) -> str:
     lines = ["# memscribe benchmarks", ""]
-    if "locomo" in doc:
+    if _current_locomo(doc):
         lines += _locomo_md(doc["locomo"])
+    elif "locomo" in doc:
+        lines += [
+            "## LoCoMo",
+            "",
+            "The LoCoMo section of results.json predates S / A / P; rerun `bench locomo`.",
+            "",
+        ]
     if "speed" in doc:
         lines += _speed_md(doc["speed"])
     return "\n".join(lines) + "\n"
