@@ -266,7 +266,7 @@ def test_bench_cli_has_the_commands():
 
     out = CliRunner().invoke(bench_app, ["--help"])
     assert out.exit_code == 0
-    for cmd in ("scenarios", "locomo", "speed"):
+    for cmd in ("scenarios", "locomo", "speed", "audit"):
         assert cmd in out.output
 
 
