@@ -61,6 +61,31 @@ def bench_locomo(
     )
 
 
+@bench_app.command("audit")
+def bench_audit(
+    data: Path = typer.Option(..., "--data", help="LoCoMo JSON or MemoryBank JSON (memory_bank_cn/en.json)"),
+    conv: str = typer.Option(..., "--conv", help="LoCoMo sample_id (e.g. conv-26) or MemoryBank user name"),
+    n: int = typer.Option(40, "--n", min=1, help="Memories to print"),
+    seed: int = typer.Option(0, "--seed", help="Seed of the sample (same seed, same memories)"),
+    out: Path | None = typer.Option(
+        None, "--out", help="Also write the Markdown here (e.g. docs/grades/…md)"
+    ),
+) -> None:
+    """Ingest one conversation; print N memories (fixed seed) beside their source turns, with a grade column."""
+    from memscribe.bench.audit import render_markdown, run_audit
+    from memscribe.errors import MemscribeError
+
+    try:
+        md = render_markdown(run_audit(data, conv, n=n, seed=seed))
+    except MemscribeError as exc:
+        console.print(f"[red]error:[/red] {exc}", markup=True, highlight=False)
+        raise typer.Exit(2) from exc
+    typer.echo(md)
+    if out is not None:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(md, encoding="utf-8")
+
+
 @bench_app.command("speed")
 def bench_speed(
     n: str = typer.Option("10000,100000", "--n", help="Store sizes (memories of one user), comma list"),

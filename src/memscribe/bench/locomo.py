@@ -1,23 +1,26 @@
-"""`memscribe bench locomo`: evidence recall on LoCoMo against raw-turn baselines in the same run.
+"""`memscribe bench locomo`: S, A and P on LoCoMo against raw-turn baselines in the same run.
 
 Semantics follow the project's judge (``shared/tools/locomo_eval.py``):
 
 * every conversation gets a fresh store and is ingested session by session with its real timestamp,
   one message per turn (speaker -> ``name``, ``dia_id`` -> ``id``, a photo caption appended as
-  ``" [shares a photo: …]"``);
+  ``" [shares a photo: …]"``; a turn whose ``role`` is not ``user`` — the user–assistant chats of
+  convbench — goes in with that role and no name);
 * for every question of categories 1-4 with evidence, ``mem.context(question, budget_tokens=B)`` is
-  built and recall is the share of evidence turns named in the ``sources`` of the items that reached
-  the context;
+  built and scored by the judge's measures (``memscribe.bench.measures``): **S** strict evidence recall,
+  **A** answer recall, **P** precision, and the loose source-only recall **R** as a diagnostic;
 * baselines rank the raw turns ``"Speaker: text"`` and pack them in rank order, each turn costing its
-  tokens + 1 (a newline), stopping at the first turn that does not fit. Each baseline runs twice:
+  tokens + 1 (a newline), stopping at the first turn that does not fit; their context text carries each
+  turn's session date (``"[date] Speaker: text"``), as in the judge. Each baseline runs twice:
   given exactly the tokens memscribe's context used for that question ("same tokens", the judge's
-  comparison) and given the whole budget ("full budget").
+  comparison) and given the whole budget ("full budget"), and gets the same S / A / P.
 
 Baselines: most-recent turns, BM25 over turns (the judge's tokenisation and parameters), dense over
 turns (memscribe's own embedder), hybrid RRF (k=60) of BM25 and dense, and Mem0 when it is installed.
 
 The pure parts (evidence normalisation, BM25, packing, RRF, recall, audit application, aggregation) have
-no I/O and are unit-tested in ``tests/unit/test_bench_harness.py``.
+no I/O and are unit-tested in ``tests/unit/test_bench_harness.py``; the measures in
+``tests/unit/test_bench_measures.py``.
 """
 
 from __future__ import annotations
@@ -32,23 +35,26 @@ import tempfile
 import time
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 from rich.console import Console
 
+from memscribe.bench.measures import STOP_WORDS, ContextPiece, Observation, Scores, score
 from memscribe.bench.report import progress as report_progress
 from memscribe.read.fuse import rrf
 
 __all__ = [
     "BM25",
     "CATEGORIES",
+    "MEASURES",
+    "UNDERFILL",
     "Question",
+    "QuestionResult",
     "aggregate",
     "apply_audit",
-    "content_supported",
     "conversation_sessions",
     "dense_order",
     "evidence_recall",
@@ -58,6 +64,7 @@ __all__ = [
     "pack",
     "parse_dt",
     "percentile",
+    "question_scores",
     "questions_for",
     "rrf_order",
     "run_locomo",
@@ -65,6 +72,8 @@ __all__ = [
 ]
 
 CATEGORIES: dict[int, str] = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
+MEASURES = ("S", "A", "P", "R")  # headline S, A, P; R (sources only) is a diagnostic
+UNDERFILL = 0.8  # a budget whose median memscribe context is under this share of it is flagged
 RRF_K = 60
 MEM0_MISSING = "mem0 not installed (pip install mem0ai + the offline setup in PEERS.md); skipped"
 
@@ -77,13 +86,7 @@ WRONG_ANSWER_TYPES = frozenset(
 # ---------------------------------------------------------------------------------------------------
 # pure helpers (same semantics as the judge)
 
-_STOP_WORDS = (
-    "a an the and or but if of to in on at by for with from as is are was were be been being do does did have "
-    "has had i you he she it we they me him her them my your his its our their this that these those what which "
-    "who whom when where why how not no yes so too very can could would should will just about into than then "
-    "there here also"
-)
-_STOP = frozenset(_STOP_WORDS.split())  # the judge's stop list
+_STOP = STOP_WORDS  # the judge's stop list
 _TOK = re.compile(r"[a-z0-9]+|[\u4e00-\u9fff]")
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 
@@ -196,18 +199,6 @@ def evidence_recall(evidence: Iterable[str], got: Iterable[str]) -> float:
     return len(ev & set(got)) / len(ev)
 
 
-def content_supported(turn_text: str, memory_text: str, threshold: float = 0.5) -> bool:
-    """Whether a memory's words (its ``text`` + ``raw``) carry at least ``threshold`` of a turn's content words.
-
-    A diagnostic for source-based recall: a memory can name a turn in its ``sources`` without carrying
-    what the turn said (a merged near-duplicate, or the question turn before an answer).
-    """
-    t = set(toks(turn_text))
-    if not t:
-        return True
-    return len(t & set(toks(memory_text))) / len(t) >= threshold
-
-
 def percentile(xs: Sequence[float], q: float) -> float:
     """The judge's percentile: ``sorted(xs)[int(q * len(xs))]`` (clamped); 0.0 for no data."""
     if not xs:
@@ -229,6 +220,7 @@ class Question:
     evidence: frozenset[str]  # original evidence, normalised and restricted to existing turns (may be empty)
     audited: frozenset[str] | None = None  # evidence in the audited variant; None = dropped from it
     audit_action: str = "unchanged"  # unchanged | corrected | dropped
+    answer: str = ""  # the golden answer (A)
 
     def evidence_for(self, variant: str) -> frozenset[str] | None:
         """Evidence used in ``variant`` ("original" or "audited"); None when the question is not scored there."""
@@ -237,19 +229,31 @@ class Question:
         return self.audited or None
 
 
+def turn_message(t: Mapping[str, Any]) -> dict[str, Any]:
+    """One LoCoMo turn as an add() message, as the judge builds it (a non-user role goes in without a name)."""
+    text = t["text"] + (f" [shares a photo: {t['blip_caption']}]" if t.get("blip_caption") else "")
+    role = t.get("role", "user")
+    if role == "user":
+        return {"role": role, "name": t["speaker"], "content": text, "id": t["dia_id"]}
+    return {"role": role, "content": text, "id": t["dia_id"]}
+
+
 def conversation_sessions(conv: Mapping[str, Any]) -> tuple[list[dict[str, Any]], list[tuple[str, str, int]]]:
-    """Sessions as ``{"n", "at", "messages"}`` and the flat turn list ``(dia_id, "Speaker: text", session)``."""
+    """Sessions as ``{"n", "at", "date", "messages"}`` and the flat turn list ``(dia_id, "Speaker: text", session)``.
+
+    ``date`` is the session's date as the data writes it: the baselines' turns carry it (the judge's A).
+    """
     c = conv["conversation"]
     sessions: list[dict[str, Any]] = []
     turns: list[tuple[str, str, int]] = []
     for n in sorted(int(k.split("_")[1]) for k in c if re.fullmatch(r"session_\d+", k)):
-        at = parse_dt(c[f"session_{n}_date_time"]).isoformat()
-        msgs = []
-        for t in c[f"session_{n}"]:
-            text = t["text"] + (f" [shares a photo: {t['blip_caption']}]" if t.get("blip_caption") else "")
-            msgs.append({"role": "user", "name": t["speaker"], "content": text, "id": t["dia_id"]})
-            turns.append((t["dia_id"], f"{t['speaker']}: {text}", n))
-        sessions.append({"n": n, "at": at, "messages": msgs})
+        date = c[f"session_{n}_date_time"]
+        msgs = [turn_message(t) for t in c[f"session_{n}"]]
+        turns += [
+            (t["dia_id"], f"{t['speaker']}: {m['content']}", n)
+            for t, m in zip(c[f"session_{n}"], msgs, strict=True)
+        ]
+        sessions.append({"n": n, "at": parse_dt(date).isoformat(), "date": date, "messages": msgs})
     return sessions, turns
 
 
@@ -260,7 +264,8 @@ def questions_for(conv: Mapping[str, Any], turn_ids: set[str]) -> list[Question]
         if qa.get("category") not in CATEGORIES:
             continue
         ev = frozenset(norm_ev(qa.get("evidence", []))) & turn_ids
-        out.append(Question(conv["sample_id"], i, qa["question"], int(qa["category"]), ev, ev))
+        answer = str(qa.get("answer", ""))
+        out.append(Question(conv["sample_id"], i, qa["question"], int(qa["category"]), ev, ev, answer=answer))
     return out
 
 
@@ -300,16 +305,16 @@ def apply_audit(
         if entry is None:
             entry = next((e for e in by_conv.get(q.conv, ()) if e.get("question") == q.question), None)
         if entry is None:
-            nq = Question(q.conv, q.index, q.question, q.category, q.evidence, q.evidence, "unchanged")
+            nq = replace(q, audited=q.evidence, audit_action="unchanged")
         elif str(entry.get("error_type")) in WRONG_ANSWER_TYPES:
-            nq = Question(q.conv, q.index, q.question, q.category, q.evidence, None, "dropped")
+            nq = replace(q, audited=None, audit_action="dropped")
         else:
             ev = (
                 frozenset(norm_ev(entry.get("correct_evidence") or entry.get("cited_evidence") or []))
                 & turn_ids
             )
             action = "corrected" if ev != q.evidence else "unchanged"
-            nq = Question(q.conv, q.index, q.question, q.category, q.evidence, ev, action)
+            nq = replace(q, audited=ev, audit_action=action)
         if entry is not None:
             counts["audit_entries_matched"] += 1
         counts[nq.audit_action] += 1
@@ -323,30 +328,71 @@ def apply_audit(
 
 @dataclass
 class QuestionResult:
+    """What every system showed for one question: ``seen[system][budget]``, and memscribe's context tokens."""
+
     q: Question
-    got: dict[str, dict[int, set[str]]] = field(default_factory=dict)  # system -> budget -> turn ids
-    tokens: dict[int, int] = field(default_factory=dict)  # memscribe context tokens per budget
+    turn_text: Mapping[str, str]  # dia_id -> the turn's text (the conversation's, shared, not copied)
+    seen: dict[str, dict[int, Observation]] = field(default_factory=dict)
+    tokens: dict[int, int] = field(default_factory=dict)
 
 
-def aggregate(results: Sequence[QuestionResult], variant: str) -> dict[str, dict[str, dict[str, Any]]]:
-    """Mean recall per system, budget and category: ``{system: {str(budget): {"multi-hop": r, …, "overall": r, "n": {…}}}}``."""
-    acc: dict[tuple[str, int, str], list[float]] = defaultdict(list)
+def question_scores(r: QuestionResult, variant: str) -> dict[str, dict[int, Scores]] | None:
+    """S / A / P / R of every system and budget for one question in ``variant``; None when not scored there."""
+    ev = r.q.evidence_for(variant)
+    if ev is None:
+        return None
+    return {
+        system: {b: score(obs, ev, r.q.answer, r.turn_text) for b, obs in per_budget.items()}
+        for system, per_budget in r.seen.items()
+    }
+
+
+def _measure(s: Scores, measure: str) -> float | None:
+    return {"S": s.strict, "A": s.answer, "P": s.precision, "R": s.loose}[measure]
+
+
+def aggregate(
+    results: Sequence[QuestionResult], variant: str
+) -> dict[str, dict[str, dict[str, dict[str, Any]]]]:
+    """Means per measure, system, budget and category.
+
+    ``{measure: {system: {str(budget): {"multi-hop": x, …, "overall": x, "n": {category: questions}}}}}``;
+    a question whose A or P is undefined (an answer without content words, an empty context) is left out
+    of that measure's mean, as in the judge.
+    """
+    acc: dict[tuple[str, str, int, str], list[float]] = defaultdict(list)
     for r in results:
-        ev = r.q.evidence_for(variant)
-        if ev is None:
+        per_system = question_scores(r, variant)
+        if per_system is None:
             continue
         cat = CATEGORIES[r.q.category]
-        for system, per_budget in r.got.items():
-            for budget, got in per_budget.items():
-                v = evidence_recall(ev, got)
-                acc[(system, budget, cat)].append(v)
-                acc[(system, budget, "overall")].append(v)
-    out: dict[str, dict[str, dict[str, Any]]] = {}
-    for (system, budget, cat), vals in sorted(acc.items(), key=lambda kv: (kv[0][0], kv[0][1])):
-        slot = out.setdefault(system, {}).setdefault(str(budget), {"n": {}})
+        for system, per_budget in per_system.items():
+            for budget, s in per_budget.items():
+                for m in MEASURES:
+                    v = _measure(s, m)
+                    if v is not None:
+                        acc[(m, system, budget, cat)].append(v)
+                        acc[(m, system, budget, "overall")].append(v)
+    out: dict[str, dict[str, dict[str, dict[str, Any]]]] = {m: {} for m in MEASURES}
+    for (m, system, budget, cat), vals in sorted(acc.items(), key=lambda kv: kv[0][:3]):
+        slot = out[m].setdefault(system, {}).setdefault(str(budget), {"n": {}})
         slot[cat] = sum(vals) / len(vals)
         slot["n"][cat] = len(vals)
     return out
+
+
+def context_fill(tokens: Sequence[int], budget: int) -> dict[str, Any]:
+    """Median and p95 context tokens for a budget, the median's share of it, and whether it under-fills it."""
+    median = statistics.median(tokens) if tokens else 0
+    fill = median / budget
+    return {"median": median, "p95": percentile(tokens, 0.95), "fill": fill, "underfilled": fill < UNDERFILL}
+
+
+def packed_observation(
+    chosen: Sequence[int], pieces: Sequence[ContextPiece], dated: Sequence[str]
+) -> Observation:
+    """A raw-turn baseline's context: the packed turns as items (each its own source) and their dated text."""
+    return Observation(tuple(pieces[i] for i in chosen), "\n".join(dated[i] for i in chosen))
 
 
 def retention(evidence_ids: set[str], kept_ids: set[str]) -> float | None:
@@ -444,6 +490,20 @@ def _clear_query_cache(embedder: Any) -> None:
 def _src_ids(rec: Any) -> set[str]:
     return {
         str(s.message_id) for s in (getattr(rec, "sources", None) or []) if getattr(s, "message_id", None)
+    }
+
+
+def _per_question_scores(r: QuestionResult) -> dict[str, dict[str, dict[str, float | None]]] | None:
+    """The original-evidence S / A / P / R of every system and budget, rounded (the results file)."""
+    scores = question_scores(r, "original")
+    if scores is None:
+        return None
+    return {
+        system: {
+            str(b): {m: (None if (v := _measure(sc, m)) is None else round(v, 4)) for m in MEASURES}
+            for b, sc in per.items()
+        }
+        for system, per in scores.items()
     }
 
 
@@ -564,28 +624,24 @@ def run_locomo(
                                 None,
                             )
                     index_of = {t[0]: i for i, t in enumerate(turns)}
-                    said = {m["id"]: m["content"] for s in sessions for m in s["messages"]}
+                    turn_text = {m["id"]: m["content"] for s in sessions for m in s["messages"]}
+                    pieces = [ContextPiece(t[1], frozenset({t[0]})) for t in turns]
+                    session_date = {s["n"]: s["date"] for s in sessions}
+                    dated = [f"[{session_date[t[2]]}] {t[1]}" for t in turns]
 
                     # ---- questions
                     task = prog.add_task(f"{uid}: questions", total=len(scored))
                     for q in scored:
-                        qr = QuestionResult(q)
+                        qr = QuestionResult(q, turn_text)
                         for b in budgets:
                             _clear_query_cache(mem.embedder)
                             t0 = time.perf_counter()
                             ctx = mem.context(q.question, user_id=uid, budget_tokens=b)
                             ctx_ms[b].append((time.perf_counter() - t0) * 1000)
-                            got: set[str] = set()
-                            got_content: set[str] = set()
-                            for h in ctx.items:
-                                ids = _src_ids(h.memory)
-                                got |= ids
-                                blob = f"{h.memory.text} {h.memory.raw}"
-                                got_content |= {
-                                    i for i in ids if i in said and content_supported(said[i], blob)
-                                }
-                            qr.got.setdefault("memscribe", {})[b] = got
-                            qr.got.setdefault("memscribe/content", {})[b] = got_content
+                            items = tuple(
+                                ContextPiece(h.memory.text, frozenset(_src_ids(h.memory))) for h in ctx.items
+                            )
+                            qr.seen.setdefault("memscribe", {})[b] = Observation(items, ctx.text)
                             qr.tokens[b] = ntok(ctx.text)
                         t0 = time.perf_counter()
                         bm_order = bm.rank(q.question)
@@ -611,7 +667,9 @@ def run_locomo(
                             for name, order in orders.items():
                                 for mode, lim in allow.items():
                                     chosen = pack(order, costs, lim)
-                                    qr.got.setdefault(f"{name}/{mode}", {})[b] = {turns[i][0] for i in chosen}
+                                    qr.seen.setdefault(f"{name}/{mode}", {})[b] = packed_observation(
+                                        chosen, pieces, dated
+                                    )
                         results.append(qr)
                         prog.advance(task)
                     prog.remove_task(task)
@@ -633,13 +691,7 @@ def run_locomo(
     variants = {"original": aggregate(results, "original")}
     if audit_entries is not None:
         variants["audited"] = aggregate(results, "audited")
-    tokens_by_budget = {
-        str(b): {
-            "median": statistics.median([r.tokens[b] for r in results]) if results else 0,
-            "p95": percentile([r.tokens[b] for r in results], 0.95),
-        }
-        for b in budgets
-    }
+    tokens_by_budget = {str(b): context_fill([r.tokens[b] for r in results], b) for b in budgets}
     res: dict[str, Any] = {
         "commit_at_start": commit,
         "settings": {
@@ -651,10 +703,11 @@ def run_locomo(
             "wrong_answer_types": sorted(WRONG_ANSWER_TYPES),
             "baseline_packing": "rank order, each turn = ntok('Speaker: text') + 1, stop at first misfit",
             "same_tokens": "baseline allowance = ntok(memscribe context text) for that question and budget",
-            "content_check": "memscribe/content counts a source turn only if >= 50% of its content words "
-            "(judge tokenisation) are in the memory's text + raw",
+            "measures": "S strict evidence recall, A answer recall, P precision (headline); R loose, sources "
+            "only (diagnostic); definitions of shared/tools/locomo_eval.py (memscribe.bench.measures)",
+            "underfill": UNDERFILL,
         },
-        "systems": ["memscribe", "memscribe/content", *baseline_systems(mem0_ok)],
+        "systems": ["memscribe", *baseline_systems(mem0_ok)],
         "mem0": mem0_status,
         "conversations": conv_stats,
         "questions": {
@@ -664,7 +717,7 @@ def run_locomo(
             else None,
         },
         "audit": dict(audit_counts) if audit_entries is not None else None,
-        "recall": variants,
+        "measures": variants,
         "memscribe": {
             "memories_per_100_turns": 100 * stored_total / max(1, turns_total),
             "memories": stored_total,
@@ -694,12 +747,7 @@ def run_locomo(
                 "category": r.q.category,
                 "audit": r.q.audit_action,
                 "tokens": {str(b): t for b, t in r.tokens.items()},
-                "recall": {
-                    s: {str(b): round(evidence_recall(r.q.evidence, g), 4) for b, g in per.items()}
-                    for s, per in r.got.items()
-                }
-                if r.q.evidence
-                else None,
+                "scores": _per_question_scores(r),
             }
             for r in results
         ],

@@ -20,7 +20,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 __all__ = [
+    "fill_note",
     "git_commit",
+    "judge_line",
     "machine_info",
     "print_locomo",
     "print_speed",
@@ -43,8 +45,6 @@ _LABEL = {
 def system_label(system: str) -> str:
     if system == "memscribe":
         return "memscribe"
-    if system == "memscribe/content":
-        return "memscribe, content-checked sources (diagnostic)"
     name, _, mode = system.partition("/")
     return f"{_LABEL.get(name, name)} ({'same tokens' if mode == 'same' else 'full budget'})"
 
@@ -125,7 +125,7 @@ def write_section(name: str, result: dict[str, Any], out_dir: Path, console: Con
     }
     path.write_text(json.dumps(doc, ensure_ascii=False, indent=1, default=str), encoding="utf-8")
     plots = []
-    if "locomo" in doc:
+    if _current_locomo(doc):
         plots += _plot_locomo(doc["locomo"], out_dir)
     if "speed" in doc:
         plots += _plot_speed(doc["speed"], out_dir)
@@ -166,25 +166,59 @@ def _meta_line(sec: dict[str, Any]) -> str:
     )
 
 
-def _recall_tables(rec: dict[str, Any], systems: list[str], budgets: list[int]) -> list[str]:
+MEASURE_NAMES = {
+    "S": "S strict evidence recall",
+    "A": "A answer recall",
+    "P": "P precision",
+    "R": "R loose recall (sources only, diagnostic)",
+}
+
+
+def fill_note(tokens: dict[str, Any], budget: int) -> str:
+    """ "median 940 tokens (94% of 1000)", with a warning when the context under-fills the budget."""
+    if not tokens:
+        return "median context tokens —"
+    note = f"median context {_f(tokens.get('median'), 0)} tokens ({100 * tokens.get('fill', 0):.0f}% of {budget})"
+    return note + (" — **under-fills the budget**" if tokens.get("underfilled") else "")
+
+
+def _headline_table(ms: dict[str, Any], systems: list[str], budget: int) -> list[str]:
+    lines = ["| system | S | A | P | R (diagnostic) |", "|---|---:|---:|---:|---:|"]
+    for s in systems:
+        cells = [_f(ms[m].get(s, {}).get(str(budget), {}).get("overall")) for m in ("S", "A", "P", "R")]
+        if all(c == "—" for c in cells):
+            continue
+        if s == "memscribe":
+            cells = [f"**{c}**" for c in cells]
+        lines.append(f"| {system_label(s)} | " + " | ".join(cells) + " |")
+    return lines
+
+
+def _category_table(ms: dict[str, Any], systems: list[str], budget: int) -> list[str]:
+    lines = [
+        "| system (S / A) | " + " | ".join(CAT_ORDER) + " |",
+        "|---|" + "---:|" * len(CAT_ORDER),
+    ]
+    for s in systems:
+        rows = [ms[m].get(s, {}).get(str(budget), {}) for m in ("S", "A")]
+        if not any(rows):
+            continue
+        cells = [f"{_f(rows[0].get(c))} / {_f(rows[1].get(c))}" for c in CAT_ORDER]
+        lines.append(f"| {system_label(s)} | " + " | ".join(cells) + " |")
+    ns = ms["S"].get("memscribe", {}).get(str(budget), {}).get("n", {})
+    if ns:
+        lines.append("| *questions* | " + " | ".join(str(ns.get(c, 0)) for c in CAT_ORDER) + " |")
+    return lines
+
+
+def _measure_tables(
+    ms: dict[str, Any], systems: list[str], budgets: list[int], tokens: dict[str, Any]
+) -> list[str]:
     lines = []
     for b in budgets:
-        lines += [
-            f"**Budget {b} tokens**",
-            "",
-            "| system | " + " | ".join(CAT_ORDER) + " |",
-            "|---|" + "---:|" * len(CAT_ORDER),
-        ]
-        for s in systems:
-            row = rec.get(s, {}).get(str(b))
-            if not row:
-                continue
-            cells = [(f"**{_f(row.get(c))}**" if s == "memscribe" else _f(row.get(c))) for c in CAT_ORDER]
-            lines.append(f"| {system_label(s)} | " + " | ".join(cells) + " |")
-        ns = rec.get("memscribe", {}).get(str(b), {}).get("n", {})
-        if ns:
-            lines.append("| *questions* | " + " | ".join(str(ns.get(c, 0)) for c in CAT_ORDER) + " |")
-        lines.append("")
+        lines += [f"**Budget {b} tokens** — {fill_note(tokens.get(str(b), {}), b)}", ""]
+        lines += [*_headline_table(ms, systems, b), ""]
+        lines += [*_category_table(ms, systems, b), ""]
     return lines
 
 
@@ -192,29 +226,33 @@ def _locomo_md(sec: dict[str, Any]) -> list[str]:
     st = sec["settings"]
     ms = sec["memscribe"]
     budgets = st["budgets"]
+    tokens = ms["tokens_used"]
     lines = [
-        "## LoCoMo evidence recall",
+        "## LoCoMo: strict evidence recall S, answer recall A, precision P",
         "",
         _meta_line(sec),
         "",
         f"Data `{st['data']}`; {len(sec['conversations'])} conversations, "
-        f"{sec['questions']['original']} questions of categories 1–4 with evidence. Recall = share of a "
-        "question's evidence turns that reached the context (memscribe: via each item's `sources`; baselines: "
-        "the packed raw turns). Baselines pack `Speaker: text` turns in rank order (each costs its tokens + 1), "
+        f"{sec['questions']['original']} questions of categories 1–4 with evidence. The judge's measures "
+        "(`shared/tools/locomo_eval.py`, reimplemented in `memscribe.bench.measures`): **S** — an evidence turn "
+        "counts when the context items listing it in `sources` together carry ≥ 50% of its content words; "
+        "**A** — the context text holds ≥ 60% of the answer's content words and its dates (normalised); "
+        "**P** — the share of context items that hold an evidence turn; **R** — evidence turns named in any "
+        "item's `sources` (a diagnostic: it credits sources whose words were not kept). Baselines pack "
+        "`[session date] Speaker: text` turns in rank order (each costs the tokens of `Speaker: text` + 1), "
         "given either exactly the tokens memscribe's context used for that question (**same tokens**, the "
-        "judge's comparison) or the whole budget (**full budget**). Hybrid = RRF (k=60) of BM25 (matched turns) "
-        "and dense (all turns). Dense and hybrid use memscribe's own embedder. The content-checked memscribe row "
-        "is a diagnostic: it credits an evidence turn only when the memory naming it in `sources` also carries "
-        "≥ 50% of the turn's content words (in its text or raw), i.e. it discounts sources whose content was "
-        "not kept (merged near-duplicates, question turns attached to an answer).",
+        "judge's comparison) or the whole budget (**full budget**); each packed turn is an item that holds "
+        "itself, so their S equals their R. Hybrid = RRF (k=60) of BM25 (matched turns) and dense (all turns). "
+        f"Dense and hybrid use memscribe's own embedder. A budget whose median memscribe context is under "
+        f"{100 * st.get('underfill', 0.8):.0f}% of it is flagged as under-filled.",
         "",
         f"Mem0: {sec.get('mem0')}",
         "",
         "### Original evidence",
         "",
     ]
-    lines += _recall_tables(sec["recall"]["original"], sec["systems"], budgets)
-    if "audited" in sec["recall"]:
+    lines += _measure_tables(sec["measures"]["original"], sec["systems"], budgets, tokens)
+    if "audited" in sec["measures"]:
         a = sec.get("audit") or {}
         lines += [
             "### Audited variant",
@@ -224,7 +262,7 @@ def _locomo_md(sec: dict[str, Any]) -> list[str]:
             f"{sec['questions']['audited']} questions scored.",
             "",
         ]
-        lines += _recall_tables(sec["recall"]["audited"], sec["systems"], budgets)
+        lines += _measure_tables(sec["measures"]["audited"], sec["systems"], budgets, tokens)
     ret = ms["evidence_retention"]
     lines += [
         "### memscribe write and read path",
@@ -248,7 +286,7 @@ def _locomo_md(sec: dict[str, Any]) -> list[str]:
         t = ms["tokens_used"].get(str(b), {})
         lines.append(
             f"| context(budget {b}) ms p50 / p95 · tokens used median / p95 | {_ms(c.get('p50'))} / {_ms(c.get('p95'))} · "
-            f"{_f(t.get('median'), 0)} / {_f(t.get('p95'), 0)} |"
+            f"{_f(t.get('median'), 0)} / {_f(t.get('p95'), 0)}{' (under-fills)' if t.get('underfilled') else ''} |"
         )
     for k, v in sec.get("baseline_ms", {}).items():
         what = {
@@ -266,7 +304,7 @@ def _locomo_md(sec: dict[str, Any]) -> list[str]:
         lines.append(
             f"| {c['conv']} | {c['sessions']} | {c['turns']} | {c['memories']} | {c['questions']} | {c['ingest_s']} | {c['flush_s']} |"
         )
-    lines += ["", "![recall by category and budget](locomo_recall.png)", ""]
+    lines += ["", "![S and A by category and budget](locomo_recall.png)", ""]
     return lines
 
 
@@ -393,10 +431,22 @@ def _r(a: float, b: float) -> float | None:
     return a / b if b else None
 
 
+def _current_locomo(doc: dict[str, Any]) -> bool:
+    """A LoCoMo section written by this version (an older results.json kept only loose recall)."""
+    return "measures" in doc.get("locomo", {})
+
+
 def render_markdown(doc: dict[str, Any]) -> str:
     lines = ["# memscribe benchmarks", ""]
-    if "locomo" in doc:
+    if _current_locomo(doc):
         lines += _locomo_md(doc["locomo"])
+    elif "locomo" in doc:
+        lines += [
+            "## LoCoMo",
+            "",
+            "The LoCoMo section of results.json predates S / A / P; rerun `bench locomo`.",
+            "",
+        ]
     if "speed" in doc:
         lines += _speed_md(doc["speed"])
     return "\n".join(lines) + "\n"
@@ -426,12 +476,12 @@ _COLORS = {
 
 
 def _plot_locomo(sec: dict[str, Any], out_dir: Path) -> list[Path]:
+    """S and A by category for every budget; baselines at the same tokens (the judge's comparison)."""
     plt = _plt()
     budgets = sec["settings"]["budgets"]
-    variants = list(sec["recall"])
     systems = sec["systems"]
-    base = [n for n in BASE_NAMES if any(s.startswith(n + "/") for s in systems)]
-    rows = [(v, mode) for v in variants for mode in ("same", "full")]
+    base = [n for n in BASE_NAMES if f"{n}/same" in systems]
+    rows = [(v, m) for v in sec["measures"] for m in ("S", "A")]
     fig, axes = plt.subplots(
         len(rows), len(budgets), figsize=(5.2 * len(budgets), 3.3 * len(rows)), squeeze=False, sharey=True
     )
@@ -440,17 +490,16 @@ def _plot_locomo(sec: dict[str, Any], out_dir: Path) -> list[Path]:
     x = np.arange(len(CAT_ORDER))
     names = ["memscribe", *base]
     width = 0.8 / len(names)
-    for r, (variant, mode) in enumerate(rows):
-        rec = sec["recall"][variant]
+    for r, (variant, measure) in enumerate(rows):
+        rec = sec["measures"][variant][measure]
         for c, b in enumerate(budgets):
             ax = axes[r][c]
             for j, name in enumerate(names):
-                key = name if name == "memscribe" else f"{name}/{mode}"
+                key = name if name == "memscribe" else f"{name}/same"
                 row = rec.get(key, {}).get(str(b), {})
-                vals = [row.get(cat, 0.0) for cat in CAT_ORDER]
                 ax.bar(
                     x + (j - (len(names) - 1) / 2) * width,
-                    vals,
+                    [row.get(cat, 0.0) for cat in CAT_ORDER],
                     width,
                     label=name if name == "memscribe" else _LABEL.get(name, name),
                     color=_COLORS.get(name),
@@ -458,14 +507,13 @@ def _plot_locomo(sec: dict[str, Any], out_dir: Path) -> list[Path]:
             ax.set_xticks(x, CAT_ORDER, fontsize=8)
             ax.set_ylim(0, 1)
             ax.grid(axis="y", alpha=0.3)
-            ax.set_title(
-                f"{variant} evidence · budget {b} · baselines: {'same tokens' if mode == 'same' else 'full budget'}",
-                fontsize=9,
-            )
+            ax.set_title(f"{MEASURE_NAMES[measure]} · {variant} evidence · budget {b}", fontsize=9)
             if c == 0:
-                ax.set_ylabel("evidence recall")
+                ax.set_ylabel(measure)
     handles, labels = axes[0][0].get_legend_handles_labels()
-    fig.suptitle("LoCoMo evidence recall by category: memscribe vs raw-turn baselines", fontsize=11)
+    fig.suptitle(
+        "LoCoMo S and A by category: memscribe vs raw-turn baselines at the same tokens", fontsize=11
+    )
     top = 1 - 0.75 / (3.3 * len(rows))
     fig.legend(
         handles, labels, loc="upper center", ncol=len(names), fontsize=8, bbox_to_anchor=(0.5, top + 0.005)
@@ -522,18 +570,25 @@ def _plot_speed(sec: dict[str, Any], out_dir: Path) -> list[Path]:
 
 
 def print_locomo(res: dict[str, Any], console: Console) -> None:
+    """One table per evidence variant (S / A / P and R per budget), the fill of each budget, the judge's line."""
     budgets = res["settings"]["budgets"]
-    for variant, rec in res["recall"].items():
-        t = Table(title=f"LoCoMo evidence recall — {variant} evidence", show_lines=False)
+    tokens = res["memscribe"]["tokens_used"]
+    for variant, ms in res["measures"].items():
+        t = Table(title=f"LoCoMo — {variant} evidence: S / A / P (R diagnostic)", show_lines=False)
         t.add_column("system")
         for b in budgets:
-            t.add_column(f"@{b}", justify="right")
+            t.add_column(f"S / A / P @{b}", justify="right")
+            t.add_column(f"R @{b}", justify="right")
         for s in res["systems"]:
-            if s not in rec:
+            if s not in ms["R"]:
                 continue
-            cells = [_f(rec[s].get(str(b), {}).get("overall")) for b in budgets]
+            cells = []
+            for b in budgets:
+                v = {m: _f(ms[m].get(s, {}).get(str(b), {}).get("overall")) for m in ("S", "A", "P", "R")}
+                cells += [f"{v['S']} / {v['A']} / {v['P']}", v["R"]]
             t.add_row(system_label(s), *cells, style="bold" if s == "memscribe" else None)
         console.print(t)
+    console.print(" · ".join(f"@{b}: {fill_note(tokens.get(str(b), {}), b)}" for b in budgets), markup=False)
     ms = res["memscribe"]
     console.print(
         f"memories/100 turns {ms['memories_per_100_turns']:.1f} · evidence retention "
@@ -543,6 +598,26 @@ def print_locomo(res: dict[str, Any], console: Console) -> None:
             f"context@{b} p50/p95 {v['p50']:.1f}/{v['p95']:.1f} ms" for b, v in ms["context_ms"].items()
         )
         + f" · {res['mem0']}"
+    )
+    for b in budgets:
+        console.print(judge_line(res["measures"]["original"], b), markup=False, soft_wrap=True)
+
+
+def judge_line(ms: dict[str, Any], budget: int) -> str:
+    """The judge's last line, for one budget (baselines at the same tokens)."""
+
+    def g(measure: str, system: str) -> float:
+        return ms[measure].get(system, {}).get(str(budget), {}).get("overall", 0.0)
+
+    def ratio(measure: str) -> str:
+        b = g(measure, "bm25/same")
+        return f"{g(measure, 'memscribe') / b:.2f}" if b else "—"
+
+    return (
+        f"locomo: memscribe S={g('S', 'memscribe'):.3f} bm25 S={g('S', 'bm25/same'):.3f} ratio={ratio('S')} | "
+        f"A memscribe={g('A', 'memscribe'):.3f} bm25={g('A', 'bm25/same'):.3f} ratio={ratio('A')} | "
+        f"P memscribe={g('P', 'memscribe'):.3f} bm25={g('P', 'bm25/same'):.3f} | "
+        f"R memscribe={g('R', 'memscribe'):.3f} bm25={g('R', 'bm25/same'):.3f} (budget {budget})"
     )
 
 
