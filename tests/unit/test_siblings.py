@@ -49,38 +49,34 @@ def test_a_long_message_is_not_pulled_in_whole() -> None:
 
 
 def test_context_brings_the_other_statements_of_the_message(tmp_path) -> None:
-    with Memory(home=tmp_path) as mem:
-        mem.add(
-            [
-                {
-                    "role": "user",
-                    "name": "Ann",
-                    "content": "I adopted a rescue dog named Biscuit last week.",
-                    "id": "t1",
-                },
-                {"role": "user", "name": "Bo", "content": "That's lovely! What breed is it?", "id": "t2"},
-                {
-                    "role": "user",
-                    "name": "Ann",
-                    "content": "Biscuit is a beagle mix. I walk him every morning before work at the bakery.",
-                    "id": "t3",
-                },
-            ],
-            user_id="u1",
-            session_id="s1",
-            at="2026-05-04T10:00:00+00:00",
-        )
-        mem.flush()
-        from_t3 = [r for r in mem.list(user_id="u1") if r.sources[0].message_id == "t3"]
-        assert len(from_t3) >= 2, [r.text for r in mem.list(user_id="u1")]
-        ctx = mem.context("What breed is Ann's dog Biscuit?", user_id="u1", budget_tokens=400)
+    # statement memories of one message, as the statement pipeline (#14) writes them, through import_
+    with Memory(home=tmp_path / "a") as mem:
+        mem.add("Remember: my dog Biscuit is a beagle mix.", user_id="u1", at="2026-05-04T10:00:00+00:00")
+        (seed,) = [r for r in mem.export() if r.get("sources")]
+    said = [
+        "Ann adopted a rescue dog named Biscuit last week.",
+        "Biscuit is a beagle mix.",
+        "Ann walks him every morning before her shift at the bakery.",
+        "The bakery on Elm Street opens at six.",
+    ]
+    origins = ["t1", "t3", "t3", "t9"]
+    records = [
+        {
+            **{k: v for k, v in seed.items() if k != "_versions"},
+            "id": f"mem_{i}",
+            "text": t,
+            "raw": t,
+            "sources": [{**seed["sources"][0], "message_id": o}],
+        }
+        for i, (t, o) in enumerate(zip(said, origins, strict=True))
+    ]
+    with Memory(home=tmp_path / "b") as mem:
+        assert mem.import_(records) == 4
+        ctx = mem.context("What breed is Biscuit?", user_id="u1", budget_tokens=400)
         got = [h.memory.id for h in ctx.items]
-        assert {r.id for r in from_t3} <= set(got)
-        # the siblings sit together: no other memory between the statements of t3
-        pos = sorted(got.index(r.id) for r in from_t3)
-        assert pos == list(range(pos[0], pos[0] + len(pos)))
-        # with a filter, only what the filter admits
-        assert all(
-            h.memory.kind.value == "event"
-            for h in mem.context("dog", user_id="u1", filters={"kind": "event"}).items
-        )
+        assert {"mem_1", "mem_2"} <= set(got)
+        assert got.index("mem_2") == got.index("mem_1") + 1  # said together, read together
+        assert next(h for h in ctx.items if h.memory.id == "mem_2").why == {"sibling_of": "mem_1"}
+        # with a filter, recall alone decides: a sibling need not match the filter
+        hits = mem.context("What breed is Biscuit?", user_id="u1", filters={"kind": "event"}).items
+        assert all(h.memory.kind.value == "event" for h in hits)
