@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -18,7 +19,8 @@ from memscribe.judge.linear import LinearModel
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "data" / "labelled"
 WEIGHTS = ROOT / "src" / "memscribe" / "judge" / "weights"
-CACHE = ROOT / ".cache" / "train-embeddings"
+# embeddings cached by text; MEMSCRIBE_TRAIN_CACHE moves the cache outside the repository
+CACHE = Path(os.environ.get("MEMSCRIBE_TRAIN_CACHE", ROOT / ".cache" / "train-embeddings"))
 
 
 def load_jsonl(paths: Iterable[Path]) -> list[dict[str, Any]]:
@@ -136,3 +138,64 @@ def print_scores(title: str, s: dict[str, Any]) -> None:
     print(f"  {'class':<14}{'precision':>10}{'recall':>8}{'f1':>8}{'n':>6}")
     for c, v in s["per_class"].items():
         print(f"  {c:<14}{v['precision']:>10.3f}{v['recall']:>8.3f}{v['f1']:>8.3f}{v['n']:>6}")
+
+
+def ngram_csr(texts: Sequence[str], idf: np.ndarray):  # -> scipy.sparse.csr_matrix
+    """The judge's hashed tf-idf n-grams (:mod:`memscribe.judge.ngrams`) as a sparse matrix, for training:
+    the same values as ``ngram_matrix`` computes densely at inference."""
+    import scipy.sparse as sp
+
+    from memscribe.judge.ngrams import NGRAM_BUCKETS, ngram_sparse_row
+
+    rows: list[np.ndarray] = []
+    cols: list[np.ndarray] = []
+    vals: list[np.ndarray] = []
+    for i, text in enumerate(texts):
+        buckets, values = ngram_sparse_row(text, idf)
+        rows.append(np.full(len(buckets), i))
+        cols.append(buckets)
+        vals.append(values)
+    return sp.csr_matrix(
+        (np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))),
+        shape=(len(texts), NGRAM_BUCKETS),
+        dtype=np.float32,
+    )
+
+
+def fit_ngram_linear(
+    name: str,
+    grams,  # scipy.sparse (n, NGRAM_BUCKETS), from ngram_csr
+    dense: np.ndarray,
+    y: Sequence[str],
+    *,
+    c: float,
+    dense_weight: float,
+    class_weight: str | None = "balanced",
+) -> LinearModel:
+    """A softmax over [tf-idf n-grams, standardised dense features x dense_weight]. The dense block is scaled
+    down so one L2 penalty regularises it harder than the n-grams (384 correlated embedding dimensions beside
+    a unit-norm sparse row); the scaling is folded into the model's ``scale`` so inference is one product."""
+    import scipy.sparse as sp
+    from sklearn.linear_model import LogisticRegression
+
+    mean = dense.mean(axis=0)
+    std = dense.std(axis=0)
+    std[std < 1e-6] = 1.0
+    scale = std / dense_weight
+    x = sp.hstack([grams, sp.csr_matrix((dense - mean) / scale)]).tocsr()
+    clf = LogisticRegression(C=c, max_iter=4000, class_weight=class_weight)
+    clf.fit(x, list(y))
+    classes = tuple(str(k) for k in clf.classes_)
+    coef, bias = clf.coef_, clf.intercept_
+    if len(classes) == 2:  # sklearn keeps one row for two classes: make it a two-column softmax
+        coef = np.vstack([-coef[0] / 2, coef[0] / 2])
+        bias = np.array([-bias[0] / 2, bias[0] / 2])
+    n_grams = grams.shape[1]
+    return LinearModel(
+        name=name,
+        classes=classes,
+        weights=coef.T.astype(np.float32),
+        bias=bias.astype(np.float32),
+        mean=np.concatenate([np.zeros(n_grams), mean]).astype(np.float32),
+        scale=np.concatenate([np.ones(n_grams), scale]).astype(np.float32),
+    )
