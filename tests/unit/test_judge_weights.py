@@ -133,3 +133,44 @@ def test_the_sparse_inference_path_equals_the_models_on_their_dense_input():
     slow = kind.proba(judge_matrix(texts, statement_matrix(emb, texts, **cols), _idf()))
     for j, row in zip(fast, slow, strict=True):
         assert [j.p_kind[c] for c in kind.classes] == pytest.approx(row.tolist(), abs=1e-4)
+
+
+@pytest.mark.slow
+def test_shipped_slot_model_reproduces_its_reported_scores():
+    import slots as training  # train/slots.py
+
+    from memscribe.judge.linear import load_model
+
+    model = load_model("statement_slot")
+    test = training.load("test")
+    report = training.evaluate(model, training.features(test), test)
+    for part in ("all", "zh", "en", "statements", "pairs"):
+        assert report[part]["macro_f1"] == pytest.approx(model.meta["reported"][part]["macro_f1"], abs=1e-3)
+
+
+@pytest.mark.slow
+def test_shipped_relation_model_reproduces_its_reported_supersede_scores():
+    import relations as training  # train/relations.py
+
+    from memscribe.judge.linear import load_model
+
+    model = load_model("relation")
+    for condition, (items, x) in training.test_conditions(training.load("test")).items():
+        report = training.report(model, x, items)
+        for part in ("all", "zh", "en"):
+            got, want = report[part]["supersede"], model.meta["reported"][condition][part]["supersede"]
+            assert got["precision"] == pytest.approx(want["precision"], abs=1e-3), (condition, part)
+            assert got["recall"] == pytest.approx(want["recall"], abs=1e-3), (condition, part)
+
+
+def test_relation_and_slot_test_splits_share_no_pair_with_training():
+    import relations as training
+
+    norm = lambda t: "".join(ch for ch in t.lower() if ch.isalnum())  # noqa: E731
+    train = {(norm(it["old"]["text"]), norm(it["new"]["text"])) for it in training.load("train")}
+    shared = [
+        it["id"]
+        for it in training.load("test")
+        if (norm(it["old"]["text"]), norm(it["new"]["text"])) in train
+    ]
+    assert not shared, shared
