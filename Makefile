@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 export OMP_NUM_THREADS ?= 1
 
-.PHONY: demo test lint format bench clean
+.PHONY: demo test test-fast lint format bench clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -30,7 +30,11 @@ format: $(VENV)/.installed-dev
 	$(BIN)/ruff check --fix src tests
 
 test: $(VENV)/.installed-dev lint
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q --durations=15
+
+# the same without the slow tier (corpora of 1,000+ items, shipped-weight reproductions, reliability runs)
+test-fast: $(VENV)/.installed-dev lint
+	$(BIN)/python -m pytest -q -m "not slow"
 
 bench: $(VENV)/.installed-dev
 	$(BIN)/memscribe bench locomo --data ../shared/datasets/locomo/locomo_dev.json --budget 300,1000 --out bench-out
