@@ -253,6 +253,9 @@ def test_necessary_values_are_vaulted_and_revealed(ingested) -> None:
     necessary = [it for it in corpus if it["task_necessary"]]
     lost = [it["sentence"] for it in necessary if it["value"] not in revealed]
     assert lost == [], f"{len(lost)} of {len(necessary)} necessary values lost, e.g. {lost[:3]}"
-    kept = {it["value"] for it in necessary}  # a phone's example number may be kept in one sentence only
-    others = [it["value"] for it in corpus if it["value"] not in kept and len(it["value"]) >= 8]
-    assert [v for v in others if v in revealed] == [], "a value nobody asked to keep was vaulted"
+    # nothing is vaulted from a sentence that did not ask for it (compared by the sentence, not the value:
+    # the libraries' example numbers recur in other formats across countries)
+    asked = {it["id"]: it["task_necessary"] for it in corpus}
+    vaulted_from = {s.message_id for r in recs if mem.reveal(r.id) for s in r.sources}
+    unasked = sorted(i for i in vaulted_from if i in asked and not asked[i])
+    assert unasked == [], f"values vaulted from {len(unasked)} sentences nobody asked to keep: {unasked[:5]}"
