@@ -63,34 +63,7 @@ KINDS = (
     "instruction",
     "suggestion",
 )
-SLOTS = (
-    "residence",
-    "hometown",
-    "employer",
-    "job_title",
-    "school",
-    "relationship",
-    "children",
-    "pets",
-    "family",
-    "diet",
-    "allergy",
-    "health",
-    "schedule_rule",
-    "contact_pref",
-    "plan",
-    "task",
-    "preference",
-    "hobby",
-    "skill",
-    "possession",
-    "name",
-    "age",
-    "birthday",
-    "finance",
-    "travel_history",
-    "other",
-)
+from memscribe.judge.slots import SLOTS  # noqa: E402 — one slot vocabulary: the model's
 SUBJECT_RE = re.compile(r"^(self|assistant|world|third:\S.*|peer:\S.*)$")
 ID_RE = re.compile(r"^(zh|en)-(w|r)-(\d{4})$")
 SOURCE_RES = {

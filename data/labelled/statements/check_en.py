@@ -49,34 +49,7 @@ KINDS = {
     "instruction",
     "suggestion",
 }
-SLOTS = {
-    "residence",
-    "hometown",
-    "employer",
-    "job_title",
-    "school",
-    "relationship",
-    "children",
-    "pets",
-    "family",
-    "diet",
-    "allergy",
-    "health",
-    "schedule_rule",
-    "contact_pref",
-    "plan",
-    "task",
-    "preference",
-    "hobby",
-    "skill",
-    "possession",
-    "name",
-    "age",
-    "birthday",
-    "finance",
-    "travel_history",
-    "other",
-}
+from memscribe.judge.slots import SLOTS  # noqa: E402 — one slot vocabulary: the model's
 STATUSES = {"planned", "done", "cancelled", "postponed", "open", "accepted", "rejected"}
 STATUS_KINDS = {"plan", "task", "suggestion"}
 PLAIN_SUBJECTS = {"self", "addressee", "assistant", "world"}
@@ -306,7 +279,7 @@ def report(by_split: dict[str, list[dict]]) -> list[str]:
         (sum(it["subject"].startswith("third:") for it in everything) >= 0.10 * n, "third-party >= 10%"),
     ]
     checks += [(kinds[k] >= 40, f"kind {k} {kinds[k]} >= 40") for k in sorted(KINDS)]
-    checks += [(slots[s] >= 15, f"slot {s} {slots[s]} >= 15") for s in sorted(SLOTS - {"other"})]
+    checks += [(slots[s] >= 15, f"slot {s} {slots[s]} >= 15") for s in sorted(set(SLOTS) - {"other"})]
     print("\n== targets (both splits)")
     for ok, what in checks:
         print(f"  {'ok  ' if ok else 'MISS'} {what}")
