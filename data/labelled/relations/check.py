@@ -50,20 +50,7 @@ SETTINGS = (
     "finance",
     "home",
 )
-KINDS = (
-    "preference",
-    "constraint",
-    "profile",
-    "fact",
-    "event",
-    "plan",
-    "task",
-    "complaint",
-    "relation",
-    "instruction",
-    "suggestion",
-)
-from memscribe.judge.slots import SLOTS  # noqa: E402 — one slot vocabulary: the model's
+from memscribe.judge.slots import KINDS, SLOTS  # noqa: E402 — one vocabulary: the models'
 SUBJECT_RE = re.compile(r"^(self|assistant|world|third:\S.*|peer:\S.*)$")
 ID_RE = re.compile(r"^(zh|en)-(w|r)-(\d{4})$")
 SOURCE_RES = {

@@ -36,20 +36,7 @@ FIELDS = (
 )
 ROLES = {"user", "assistant", "peer"}
 ROUTES = {"long", "working", "drop"}
-KINDS = {
-    "preference",
-    "constraint",
-    "profile",
-    "fact",
-    "event",
-    "plan",
-    "task",
-    "complaint",
-    "relation",
-    "instruction",
-    "suggestion",
-}
-from memscribe.judge.slots import SLOTS  # noqa: E402 — one slot vocabulary: the model's
+from memscribe.judge.slots import KINDS, SLOTS  # noqa: E402 — one vocabulary: the models'
 STATUSES = {"planned", "done", "cancelled", "postponed", "open", "accepted", "rejected"}
 STATUS_KINDS = {"plan", "task", "suggestion"}
 PLAIN_SUBJECTS = {"self", "addressee", "assistant", "world"}

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from memscribe.judge.linear import LinearModel, load_model
+from memscribe.models import Kind
 
 __all__ = ["KINDS", "SLOTS", "SlotGuess", "guess_slot", "slot_matrix"]
 
@@ -56,19 +57,7 @@ class SlotGuess:
 
 
 # the memory kinds (models.Kind) plus the assistant's suggestions of the labelled corpora
-KINDS: tuple[str, ...] = (
-    "preference",
-    "constraint",
-    "profile",
-    "fact",
-    "event",
-    "plan",
-    "task",
-    "complaint",
-    "relation",
-    "instruction",
-    "suggestion",
-)
+KINDS: tuple[str, ...] = (*(k.value for k in Kind), "suggestion")  # the order the weights were trained in
 
 
 def slot_matrix(embeddings: np.ndarray, kinds: Sequence[str]) -> np.ndarray:
