@@ -9,9 +9,7 @@ but ``reveal()`` returns them.
 
 from __future__ import annotations
 
-import io
 import json
-import logging
 from collections import Counter
 from pathlib import Path
 from types import SimpleNamespace
@@ -20,6 +18,7 @@ import pytest
 
 from memscribe import Memory
 from memscribe.lang.text import segment
+from memscribe.testing.logs import captured_logs
 from memscribe.testing.pii_corpus import PiiSample, cn_resident_id, generate, luhn_card
 from memscribe.write.privacy import _cn_id_valid, _luhn, detect_pii
 
@@ -110,17 +109,8 @@ def test_every_value_is_detected_whole(corpus) -> None:
 def ingested(tmp_path_factory, corpus):  # type: ignore[no-untyped-def]
     """The corpus ingested once through Memory.add, with every log record of every logger captured."""
     root = tmp_path_factory.mktemp("pii")
-    logs = io.StringIO()
-    handler = logging.StreamHandler(logs)
-    handler.setFormatter(logging.Formatter("%(name)s %(levelname)s %(message)s"))
-    handler.setLevel(logging.DEBUG)
-    top = logging.getLogger()
-    old_level = top.level
-    top.addHandler(handler)
-    top.setLevel(logging.DEBUG)
-    mem = Memory(home=root / "store")
     reports = []
-    try:
+    with captured_logs() as logs, Memory(home=root / "store") as mem:
         for i, s in enumerate(corpus):
             rep = mem.add(
                 {"role": "user", "content": s.text, "id": f"pii-{i}"},
@@ -134,10 +124,6 @@ def ingested(tmp_path_factory, corpus):  # type: ignore[no-untyped-def]
             "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in mem.export()), encoding="utf-8"
         )
         yield SimpleNamespace(mem=mem, root=root, reports=reports, logs=logs)
-    finally:
-        top.removeHandler(handler)
-        top.setLevel(old_level)
-        mem.close()
 
 
 @pytest.mark.slow

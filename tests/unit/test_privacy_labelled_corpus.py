@@ -12,9 +12,7 @@ keep for a task are sealed in the vault and come back through ``reveal()``.
 from __future__ import annotations
 
 import hashlib
-import io
 import json
-import logging
 import os
 import re
 from collections import Counter
@@ -24,6 +22,7 @@ from types import SimpleNamespace
 import pytest
 
 from memscribe import Memory
+from memscribe.testing.logs import captured_logs
 from memscribe.write.privacy import detect_pii, is_task_necessary
 
 CORPUS = Path(__file__).resolve().parents[2] / "data" / "labelled" / "privacy" / "corpus.jsonl"
@@ -166,18 +165,9 @@ def _at_rest_sample(corpus: list[dict]) -> list[dict]:
 @pytest.fixture(scope="module")
 def ingested(tmp_path_factory, corpus):  # type: ignore[no-untyped-def]
     root = tmp_path_factory.mktemp("privacy-corpus")
-    logs = io.StringIO()
-    handler = logging.StreamHandler(logs)
-    handler.setFormatter(logging.Formatter("%(name)s %(levelname)s %(message)s"))
-    handler.setLevel(logging.DEBUG)
-    top = logging.getLogger()
-    old_level = top.level
-    top.addHandler(handler)
-    top.setLevel(logging.DEBUG)
-    mem = Memory(home=root / "store")
     reports = []
     items = _at_rest_sample(corpus)
-    try:
+    with captured_logs() as logs, Memory(home=root / "store") as mem:
         for i, it in enumerate(items):
             reports.append(
                 mem.add(
@@ -189,10 +179,6 @@ def ingested(tmp_path_factory, corpus):  # type: ignore[no-untyped-def]
             )
         mem.flush()
         yield SimpleNamespace(mem=mem, root=root, reports=reports, logs=logs, items=items)
-    finally:
-        top.removeHandler(handler)
-        top.setLevel(old_level)
-        mem.close()
 
 
 @pytest.mark.slow
