@@ -150,6 +150,12 @@ _PURPOSE_CUE = re.compile(r"(?i)用于|联系|通知|找我|打给|for\s+\w+|con
 _NEG_CUE = re.compile(
     r"(?i)不要(?:记|存|保存)|别(?:记|存)|忘掉|删掉|don'?t\s+(?:remember|save|store|keep)|(?<!n't )(?<!not )forget\b|do\s+not\s+(?:remember|save|store|keep)"
 )
+# The cues that alone make a value a standing detail of the user's tasks, by kind (the default: a delivery
+# cue makes a phone a shipping contact). An address is kept for deliveries and orders; "send the receipt to
+# <email>" is a one-off errand, done now, so an email needs the user to ask for it to be kept for a purpose.
+_STANDING_CUES: dict[str, tuple[re.Pattern[str], ...]] = {"address": (_DELIVERY_CUE, _ORDER_CUE), "email": ()}
+# kinds an explicit "keep this" + a purpose ("remember my email for order notifications") puts in the vault
+_KEPT_FOR_A_PURPOSE = frozenset({"phone", "email"})
 _SENT_END = re.compile(r"[。！？!?\n]|\.\s")
 _NEVER_TASK = frozenset(
     {
@@ -211,13 +217,9 @@ def is_task_necessary(text: str, finding: PiiFinding) -> bool:
     ctx = before + " " + after
     if _NEG_CUE.search(ctx):
         return False
-    # A delivery cue makes an address or a phone a standing shipping detail; "send the receipt to <email>" is
-    # a one-off errand, done now, so an email is kept only when the user asks for it to be kept for a purpose.
-    if finding.kind != "email" and _DELIVERY_CUE.search(ctx):
+    if any(cue.search(ctx) for cue in _STANDING_CUES.get(finding.kind, (_DELIVERY_CUE,))):
         return True
-    if finding.kind == "address":
-        return bool(_ORDER_CUE.search(ctx))
-    return bool(_KEEP_CUE.search(ctx) and _PURPOSE_CUE.search(ctx))
+    return finding.kind in _KEPT_FOR_A_PURPOSE and bool(_KEEP_CUE.search(ctx) and _PURPOSE_CUE.search(ctx))
 
 
 def privacy_risk(findings: Sequence[PiiFinding]) -> float:
