@@ -55,7 +55,6 @@ from memscribe.write.verify import VerifyJob
 
 if TYPE_CHECKING:
     from memscribe.lifecycle.maintain import MaintenanceReport
-    from memscribe.read.rerank import Scored
     from memscribe.vault import Vault
 
 __all__ = ["Memory"]
@@ -283,19 +282,19 @@ class Memory:
             ctx = assemble_context(
                 budget_tokens=budget_tokens,
                 max_items=max_items if max_items is not None else self.settings.recall.context_max_items,
-                recall=lambda k: self._recall_with_siblings(
+                recall=lambda k: self._recall(
                     query, user_id=user_id, k=k, filters=filters, session_id=session_id
                 ),
                 session=session,
+                # a sibling need not match the caller's filters: with filters, recall alone decides
+                expand=None
+                if filters
+                else lambda head: with_siblings(
+                    head, lambda ids: self._store.memories_from_messages(user_id, ids)
+                ),
             )
             self._record_access(h.memory.id for h in ctx.items)
             return ctx
-
-    def _recall_with_siblings(self, query: str, *, user_id: str, k: int, **kw: Any) -> list[Scored]:
-        scored = self._recall(query, user_id=user_id, k=k, **kw)
-        if kw.get("filters"):
-            return scored  # a sibling need not match the caller's filters
-        return with_siblings(scored, lambda ids: self._store.memories_from_messages(user_id, ids))
 
     # ------------------------------------------------------------------ inspect and correct
     def get(self, memory_id: str) -> MemoryRecord:

@@ -59,14 +59,25 @@ def assemble_context(
     max_items: int,
     recall: Callable[[int], list[Scored]],
     session: SessionTexts | None = None,
+    expand: Callable[[list[Scored]], list[Scored]] | None = None,
 ) -> Context:
-    """The context for one query; ``recall(k)`` returns the ``k`` best memories for it, best first."""
+    """The context for one query; ``recall(k)`` returns the ``k`` best memories for it, best first.
+
+    ``expand`` (the statements said with each memory, :mod:`memscribe.read.siblings`) is asked only about
+    the memories that fit the budget; what it adds goes right after them, ahead of the rest."""
     blocks = _blocks(session, budget_tokens) if session is not None else {}
     mem_budget = budget_tokens - sum(count_tokens(b) + 2 for b in blocks.values())
     scored = recall(recall_depth(mem_budget))
-    lines = [format_line(s.record) for s in scored]
     header = _MEMORIES_HEADER if blocks else ""
-    chosen, _ = pack_lines(lines, mem_budget - count_tokens(header), max_items=max_items)
+    budget = mem_budget - count_tokens(header)
+    lines = [format_line(s.record) for s in scored]
+    if expand is not None and scored:
+        fit, _ = pack_lines(lines, budget, max_items=max_items)
+        head = expand([scored[i] for i in fit])
+        placed = {s.record.id for s in head}
+        scored = head + [s for s in scored if s.record.id not in placed]
+        lines = [format_line(s.record) for s in scored]
+    chosen, _ = pack_lines(lines, budget, max_items=max_items)
     items = [Hit(memory=scored[i].record, score=scored[i].score, why=scored[i].why) for i in chosen]
     parts = list(blocks.values())
     if chosen:
