@@ -49,8 +49,6 @@ class WriteConfig(_Frozen):
     slot_similarity: float = 0.86  # same-slot candidates for supersede / link
     verify: Literal["queue", "inline", "off"] = "queue"
     verify_top_k: int = 5
-    group_max_turns: int = 4  # a conversational memory covers at most this many turns
-    group_max_tokens: int = 120  # ... and at most this many tokens of canonical text
 
 
 class RecallConfig(_Frozen):

@@ -56,7 +56,6 @@ class FilterDecision(_Decision):
     timeliness: float
     privacy_risk: float
     reasons: tuple[str, ...] = ()
-    attach: Literal["none", "forward", "backward"] = "none"  # a dropped turn may lend its id to a neighbour
 
 
 class Candidate(_Decision):

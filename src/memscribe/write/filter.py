@@ -62,7 +62,6 @@ def score_and_route(
             timeliness=0.0,
             privacy_risk=privacy_risk,
             reasons=(why,),
-            attach="forward" if asked else "backward",
         )
     terms = sum(s.terms for s in informative)
     imp = 0.25
@@ -144,5 +143,4 @@ def score_and_route(
         timeliness=timeliness,
         privacy_risk=risk,
         reasons=(*reasons, f"importance {imp} below {cfg.long_term_min}"),
-        attach="backward" if conversational else "none",
     )

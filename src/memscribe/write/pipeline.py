@@ -35,7 +35,7 @@ from memscribe.write.apply import Applier, UnitToWrite
 from memscribe.write.encode_llm import LLMEncoder
 from memscribe.write.encode_rules import RuleEncoder
 from memscribe.write.filter import score_and_route
-from memscribe.write.group import Analysed, Unit, combine, group_units
+from memscribe.write.group import Analysed, Unit, units_of
 from memscribe.write.merge import Neighbour, decide_merge
 from memscribe.write.protect import protect
 from memscribe.write.request import AuditTrail, WriteRequest
@@ -199,7 +199,6 @@ class WritePipeline:
                         "route": "long",
                         "importance": max(decision.importance, self.cfg.long_term_min),
                         "reasons": (*decision.reasons, "keeps a value the user asked to keep (vaulted)"),
-                        "attach": "none",
                     }
                 )
             trail.record(
@@ -246,15 +245,9 @@ class WritePipeline:
         seen = self._fingerprints.seen(req.session_id) if req.session_id else set()
         items, privacy = self._analyse(msgs, req, trail, conversational=conversational, seen=seen)
         report = WriteReport(user_id=req.user_id)
-        units = group_units(
-            items,
-            conversational=conversational,
-            max_turns=self.cfg.group_max_turns,
-            max_tokens=self.cfg.group_max_tokens,
-        )
-        in_unit = {a.index for u in units for a in (*u.members, *u.attached)}
+        units = units_of(items)
         for a in items:
-            if a.candidate is None and a.index not in in_unit:
+            if a.candidate is None:
                 report.items.append(
                     WriteItem(message_id=a.message_id, action="drop", reasons=list(a.decision.reasons))
                 )
@@ -282,7 +275,7 @@ class WritePipeline:
 
         if req.session_id:
             self._fingerprints.extend(req.session_id, [privacy[i].clean_text for i in range(len(msgs))])
-        cands = [combine(u) for u in units]
+        cands = [u.candidate for u in units]
         prefetched = None
         generation = self.locks.generation(req.user_id)
         if len(cands) == 1 and cands[0].layer != Layer.working and self._anchored(cands[0]):
@@ -349,6 +342,7 @@ class WritePipeline:
         keyword_hits: list[tuple[str, float]] | None,
         first: Callable[[], None] | None,
     ) -> WriteItem:
+        a = unit.lead
         sources = [
             Source(
                 message_id=a.message_id,
@@ -357,9 +351,8 @@ class WritePipeline:
                 name=a.message.name,
                 at=a.message.at or req.at,
             )
-            for a in sorted([*unit.members, *unit.attached], key=lambda a: a.index)
         ]
-        vaulted = [v for a in unit.members for v in a.vaulted]
+        vaulted = list(a.vaulted)
         decision: MergeDecision = Add()
         if cand.layer != Layer.working:
             neighbours = self._neighbours(req.user_id, cand, vec, keyword_hits)
@@ -384,7 +377,7 @@ class WritePipeline:
             vector=vec,
             sources=sources,
             message_ids=unit.message_ids,
-            lead_message_id=unit.members[0].message_id,
+            lead_message_id=a.message_id,
             vaulted=vaulted,
         )
         return self._applier.apply(decision, todo, req, trail, review=review, first=first)
