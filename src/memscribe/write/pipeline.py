@@ -23,6 +23,7 @@ import numpy as np
 from memscribe.config import Settings
 from memscribe.decisions import Add, Candidate, MergeDecision, Noop, Supersede, Update
 from memscribe.decisions import Merge as MergeDecisionMerge
+from memscribe.lang.address import strip_vocatives
 from memscribe.lang.clauses import split_sentences
 from memscribe.lang.entities import extract_entities
 from memscribe.lang.text import detect_lang, keyword_terms
@@ -155,6 +156,7 @@ class WritePipeline:
     ) -> tuple[list[Analysed], dict[int, Any]]:
         items: list[Analysed] = []
         privacy: dict[int, Any] = {}
+        names = {m.name for m in msgs if m.name}
         for i, m in enumerate(msgs):
             mid = m.id or f"{req.session_id or 'msg'}:{uuid.uuid4().hex[:8]}"
             at = m.at or req.now
@@ -173,6 +175,11 @@ class WritePipeline:
                 )
             trig = trigger(clean, role=m.role)
             sentences = split_sentences(clean)
+            if conversational:
+                # the name of the person spoken to only calls them; the memory names its own subject
+                others = names - {m.name}
+                # (re-read, so a sentence left with only its cheer — "so glad for you" — reads as a reaction)
+                sentences = [y for x in sentences for y in split_sentences(strip_vocatives(x.text, others))]
             fp = _fingerprint(clean)
             repeat = trig.fire and fp in seen and not conversational
             seen.add(fp)
