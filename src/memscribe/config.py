@@ -44,7 +44,8 @@ class WriteConfig(_Frozen):
     privacy_drop_above: float = 0.8
     working_ttl_hours: float = 24.0
     max_message_bytes: int = 32 * 1024
-    remember_assistant: bool = False  # assistant turns are context, not facts about the user
+    # what the assistant did, confirmed or suggested is kept as its own statement (never a user fact)
+    remember_assistant: bool = True
     duplicate_similarity: float = 0.955  # embedding cosine above which two memories say the same thing
     slot_similarity: float = 0.86  # same-slot candidates for supersede / link
     verify: Literal["queue", "inline", "off"] = "queue"

@@ -60,6 +60,7 @@ class Kind(enum.StrEnum):
     complaint = "complaint"
     relation = "relation"
     instruction = "instruction"
+    suggestion = "suggestion"  # what the assistant offered the user (status: open / accepted / rejected)
 
 
 class Message(BaseModel):

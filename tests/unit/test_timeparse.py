@@ -469,3 +469,17 @@ def test_property_well_formed(text: str, at: datetime) -> None:
     if not any(m.relative for m in ms):
         assert rewritten == text
     assert primary_time(ms) in (ms or [None])
+
+
+def test_yixia_is_a_verb_particle_not_next_week():
+    """一下 after a verb ("约一下", "等一下") is "a little"; the weekday after it is this week's, not 下周's."""
+    from datetime import datetime
+
+    from memscribe.lang.timeparse import resolve_times
+
+    monday = datetime(2024, 10, 28, 10)
+    (m,) = resolve_times("帮我约一下周五下午的牙医", monday)
+    assert m.time_start.date().isoformat() == "2024-11-01"
+    (m,) = resolve_times("我下周五要去上海", monday)
+    assert m.time_start.date().isoformat() == "2024-11-08"
+    assert resolve_times("看一下周报", monday) == []

@@ -57,7 +57,7 @@ class SlotGuess:
 
 
 # the memory kinds (models.Kind) plus the assistant's suggestions of the labelled corpora
-KINDS: tuple[str, ...] = (*(k.value for k in Kind), "suggestion")  # the order the weights were trained in
+KINDS: tuple[str, ...] = tuple(k.value for k in Kind)  # the order the weights were trained in
 
 
 def slot_matrix(embeddings: np.ndarray, kinds: Sequence[str]) -> np.ndarray:

@@ -20,6 +20,7 @@ _LABELS_ZH = {
     "complaint": "投诉",
     "relation": "关系",
     "instruction": "指令",
+    "suggestion": "建议",
 }
 
 

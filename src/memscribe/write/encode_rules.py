@@ -175,6 +175,14 @@ _RECURRING = re.compile(
 )
 
 
+# A Chinese sentence that opens with an adverb or verb dropped its subject ("已为用户预约好…", "刚搬到杭州"):
+# the subject goes in front as it would have been said; anything else is marked as said by the subject.
+_ZH_SUBJECTLESS = re.compile(
+    r"^(?:已经|已|刚刚|刚|正在|在|会|将|要|想|打算|准备|还|也|都|又|一直|经常|常|每天|每周|帮|替|给|为|把|"
+    r"去|来|回|搬|住|换|买|订|约|预约|预订|取消|改|报名|参加|开始|决定|喜欢|讨厌|不|没)"
+)
+
+
 def _third_person(verb: str) -> str:
     v = verb.lower()
     if v == "have":
@@ -313,14 +321,14 @@ class RuleEncoder:
         tm = primary_time(mentions)
         canonical = rewrite_with_absolute(body, mentions) if mentions else body
         canonical = name_subject(canonical, subject, lang)
-        if lang == "en" and subject == "the user" and canonical.startswith("the user"):
-            canonical = "The user" + canonical[len("the user") :]
+        if lang == "en" and canonical.startswith(subject) and subject[:1].islower():
+            canonical = subject[:1].upper() + canonical[1:]  # "the assistant booked …" opens a sentence
         if not _PUNCT_END.search(canonical):
             canonical += "。" if lang == "zh" else "."
         if subject.lower() not in canonical.lower():
             # no 我 / I to rewrite ("去成都的航班改签了", "We moved to Denver"): say whose memory it is
             canonical = (
-                f"{subject}：{canonical}"
+                (f"{subject}{canonical}" if _ZH_SUBJECTLESS.match(canonical) else f"{subject}：{canonical}")
                 if lang == "zh"
                 else f"{subject[0].upper()}{subject[1:]}: {canonical}"
             )

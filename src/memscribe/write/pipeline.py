@@ -16,12 +16,13 @@ from collections import OrderedDict, deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
 from memscribe.config import Settings
-from memscribe.decisions import Add, Candidate, MergeDecision, Noop, Supersede, Update
+from memscribe.decisions import Add, Candidate, FilterDecision, MergeDecision, Noop, Supersede, Update
 from memscribe.decisions import Merge as MergeDecisionMerge
 from memscribe.lang.address import strip_vocatives
 from memscribe.lang.clauses import split_sentences
@@ -29,10 +30,16 @@ from memscribe.lang.entities import extract_entities
 from memscribe.lang.text import detect_lang, keyword_terms
 from memscribe.lang.timeparse import resolve_times
 from memscribe.ledger import Ledger
-from memscribe.models import Layer, Message, Source, WriteItem, WriteReport
+from memscribe.models import Kind, Layer, Message, Source, WriteItem, WriteReport
 from memscribe.providers.embedders import Embedder
 from memscribe.store.base import Store
 from memscribe.write.apply import Applier, UnitToWrite
+from memscribe.write.assistant import (
+    ASSISTANT_SUBJECT,
+    AssistantTurn,
+    judge_assistant_turn,
+    speak_of_the_user,
+)
 from memscribe.write.encode_llm import LLMEncoder
 from memscribe.write.encode_rules import RuleEncoder
 from memscribe.write.filter import score_and_route
@@ -60,6 +67,27 @@ def _redelivered(message_ids: list[str], neighbours: list[Neighbour]) -> Noop | 
         if ids and ids <= {s.message_id for s in n.record.sources}:
             return Noop(target=n.record.id, why="these messages are already recorded in this memory")
     return None
+
+
+def _assistant_decision(turn: AssistantTurn, long_term_min: float) -> FilterDecision:
+    if turn.route == "drop":
+        return FilterDecision(
+            route="drop",
+            importance=round(turn.p_keep, 3),
+            timeliness=0.0,
+            privacy_risk=0.0,
+            reasons=(f"assistant turn with nothing done, confirmed or suggested (p_keep {turn.p_keep:.2f})",),
+        )
+    return FilterDecision(
+        route="long" if turn.route == "long" else "working",
+        importance=max(long_term_min, round(turn.p_keep, 3)),
+        timeliness=0.5 if turn.route == "working" else 0.0,
+        privacy_risk=0.0,
+        reasons=(
+            f"what the assistant did, confirmed or suggested: {len(turn.kept)} of {len(turn.judged)} "
+            f"sentences kept (p_keep {turn.p_keep:.2f})",
+        ),
+    )
 
 
 def _fingerprint(text: str) -> str:
@@ -187,17 +215,22 @@ class WritePipeline:
             lang = detect_lang(clean)
             ents = extract_entities(clean, lang) if trig.fire else {}
             has_entity = any(ents.get(k) for k in ("people", "places", "orgs", "other"))
-            decision = score_and_route(
-                trig,
-                sentences,
-                has_time=has_time,
-                has_entity=has_entity,
-                role=m.role,
-                conversational=conversational,
-                privacy_risk=0.0,
-                repeat=repeat,
-                cfg=self.cfg,
-            )
+            assistant = m.role == "assistant" and self.cfg.remember_assistant
+            if assistant:
+                turn = judge_assistant_turn(sentences, lang, self.embedder)
+                decision = _assistant_decision(turn, self.cfg.long_term_min)
+            else:
+                decision = score_and_route(
+                    trig,
+                    sentences,
+                    has_time=has_time,
+                    has_entity=has_entity,
+                    role=m.role,
+                    conversational=conversational,
+                    privacy_risk=0.0,
+                    repeat=repeat,
+                    cfg=self.cfg,
+                )
             if prot.vaulted and m.role == "user" and decision.route != "long":
                 # the user asked to keep this value (以后都寄这个地址): with the value cut out the rest may
                 # look like too little to remember, but dropping it would lose what was asked for
@@ -222,7 +255,9 @@ class WritePipeline:
                 detail={"trigger": list(trig.reasons)},
             )
             cand: Candidate | None = None
-            if decision.route != "drop":
+            if decision.route != "drop" and assistant:
+                cand = self._encode_assistant(turn, clean, lang, at, trig, decision)
+            elif decision.route != "drop":
                 cand = self.encoder.encode(
                     clean,
                     at=at,
@@ -243,6 +278,42 @@ class WritePipeline:
                 )
             )
         return items, privacy
+
+    def _encode_assistant(
+        self,
+        turn: AssistantTurn,
+        clean: str,
+        lang: str,
+        at: Any,
+        trig: Any,
+        decision: FilterDecision,
+    ) -> Candidate:
+        """The kept sentences of an assistant turn, said of the user in the third person, with the learned kind;
+        a suggestion is open until the user takes it up or turns it down."""
+        said = [replace(s, text=speak_of_the_user(s.text, lang)) for s in turn.kept]
+        sep = "" if lang == "zh" else " "
+        cand = self.encoder.encode(
+            sep.join(s.text for s in said),
+            at=at,
+            speaker=ASSISTANT_SUBJECT[lang],
+            trig=trig,
+            decision=decision,
+            sentences=said,
+            conversational=False,
+        )
+        try:
+            kind = Kind(turn.kind) if turn.kind else cand.kind
+        except ValueError:
+            kind = cand.kind
+        layer = Layer.working if decision.route == "working" else Layer.episodic
+        facts = cand.facts.model_copy(
+            update={
+                "status": "open" if kind == Kind.suggestion else cand.facts.status,
+                "slot": None,  # the assistant's statement never fills one of the user's slots
+                "value": None,
+            }
+        )
+        return cand.model_copy(update={"kind": kind, "layer": layer, "facts": facts, "raw": clean})
 
     # ------------------------------------------------------------------ run
     def run(self, msgs: list[Message], req: WriteRequest) -> WriteReport:

@@ -1,0 +1,82 @@
+"""Assistant turns (issue #14 item 7): what the assistant did, confirmed or suggested is part of the user's
+affairs — a booking made, an order placed, a time confirmed, a suggestion offered. It is kept as the
+assistant's own statement (subject: the assistant), never as a fact about the user, so it can neither fill
+nor overwrite one of the user's slots.
+
+Which sentences of the turn are worth keeping, and as what kind, is learned (``judge.statements``: its corpus
+holds assistant turns from customer service, work assistants and companion chats, with hard negatives —
+greetings, offers to help, questions back, generic advice, guesses about the user). The rewrite to the third
+person is ruled.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+from memscribe.judge.statements import StatementJudgement, judge_statements
+from memscribe.lang.clauses import Sentence
+from memscribe.providers.embedders import Embedder
+
+__all__ = ["ASSISTANT_SUBJECT", "AssistantTurn", "judge_assistant_turn", "speak_of_the_user"]
+
+ASSISTANT_SUBJECT = {"zh": "助手", "en": "the assistant"}
+
+# in the assistant's mouth, "you" is the user
+_ZH_YOU = re.compile(r"(?:您|你)(?!们)")
+_EN_YOU = {
+    "you're": "the user is",
+    "you've": "the user has",
+    "you'll": "the user will",
+    "you'd": "the user would",
+    "your": "the user's",
+    "yours": "the user's",
+    "yourself": "the user",
+    "you": "the user",
+}
+_EN_YOU_RE = re.compile(r"\b(?:you're|you've|you'll|you'd|yourself|yours|your|you)\b", re.IGNORECASE)
+
+
+def speak_of_the_user(text: str, lang: str) -> str:
+    """The assistant's "you" named: "I've booked you a table" -> "I've booked the user a table"."""
+    if lang == "zh":
+        return _ZH_YOU.sub("用户", text)
+    return _EN_YOU_RE.sub(lambda m: _EN_YOU[m.group(0).lower().replace("’", "'")], text)
+
+
+@dataclass(frozen=True, slots=True)
+class AssistantTurn:
+    kept: list[Sentence]  # the sentences worth keeping, in order
+    judged: list[StatementJudgement]  # one per sentence of the turn
+    route: str  # long | working | drop: the turn's route (its most lasting kept sentence)
+    kind: str | None  # the kind of its most confident kept sentence
+    p_keep: float  # the highest keep probability of its sentences
+
+
+def judge_assistant_turn(sentences: list[Sentence], lang: str, embedder: Embedder) -> AssistantTurn:
+    texts = [s.text for s in sentences]
+    if not texts:
+        return AssistantTurn(kept=[], judged=[], route="drop", kind=None, p_keep=0.0)
+    vectors = np.asarray(embedder.embed_passages(texts), dtype=np.float32)
+    judged = judge_statements(
+        vectors,
+        texts,
+        roles=["assistant"] * len(texts),
+        has_prev=[False] * len(texts),
+        langs=[lang] * len(texts),
+    )
+    kept = [(s, j) for s, j in zip(sentences, judged, strict=True) if j.route != "drop" and not s.question]
+    if not kept:
+        p = max(1.0 - j.p_route.get("drop", 1.0) for j in judged)
+        return AssistantTurn(kept=[], judged=judged, route="drop", kind=None, p_keep=p)
+    route = "long" if any(j.route == "long" for _, j in kept) else "working"
+    best = max(kept, key=lambda sj: 1.0 - sj[1].p_route.get("drop", 0.0))[1]
+    return AssistantTurn(
+        kept=[s for s, _ in kept],
+        judged=judged,
+        route=route,
+        kind=best.kind,
+        p_keep=1.0 - best.p_route.get("drop", 0.0),
+    )

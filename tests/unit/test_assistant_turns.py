@@ -1,0 +1,69 @@
+"""What the assistant did, confirmed or suggested is kept as the assistant's statement about the user's
+affairs (issue #14 item 7) — never as a user fact, never the assistant's pleasantries."""
+
+from memscribe import Memory
+from memscribe.models import Kind
+
+
+def _write(tmp_path, msgs):
+    mem = Memory(home=tmp_path)
+    mem.add(msgs, user_id="u", session_id="s1", at="2024-10-28T10:00:00")
+    return mem
+
+
+def test_a_booking_the_assistant_made_is_kept_with_its_id_as_the_assistants_statement(tmp_path):
+    with _write(
+        tmp_path,
+        [
+            {"role": "user", "content": "帮我约一下周五下午的牙医"},
+            {
+                "role": "assistant",
+                "content": "好的，已为您预约好齿口腔客村店李医生，周五下午3点，预约号HC1030。还有什么需要吗？",
+            },
+            {"role": "user", "content": "Can you book a table for two at Nopa on Friday at 7pm?"},
+            {
+                "role": "assistant",
+                "content": "Done! I booked you a table for two at Nopa, confirmation 88123.",
+            },
+        ],
+    ) as mem:
+        recs = mem.list(user_id="u")
+        by_assistant = [r for r in recs if r.facts.subject in ("助手", "the assistant")]
+        texts = " ".join(r.text for r in by_assistant)
+        assert "HC1030" in texts and "88123" in texts
+        assert "还有什么需要" not in texts and "Done" not in texts  # pleasantries are not kept
+        assert all("您" not in r.text and " you " not in f" {r.text} " for r in by_assistant)
+        assert all(r.facts.slot is None for r in by_assistant)  # never one of the user's slots
+        hit = mem.search("预约号是多少", user_id="u", limit=3)
+        assert any("HC1030" in h.memory.text for h in hit)
+
+
+def test_small_talk_of_the_assistant_is_not_kept(tmp_path):
+    with _write(
+        tmp_path,
+        [
+            {"role": "user", "content": "hi there"},
+            {"role": "assistant", "content": "Hello! How can I help you today?"},
+            {"role": "user", "content": "你好"},
+            {"role": "assistant", "content": "你好呀，有什么可以帮你的吗？"},
+        ],
+    ) as mem:
+        assert mem.list(user_id="u") == []
+
+
+def test_a_suggestion_is_kept_as_an_open_suggestion(tmp_path):
+    with _write(
+        tmp_path,
+        [
+            {"role": "user", "content": "I keep waking up at 3am and can't fall back asleep."},
+            {
+                "role": "assistant",
+                "content": "I suggest you stop drinking coffee after 2pm and keep your phone out of the bedroom.",
+            },
+        ],
+    ) as mem:
+        recs = [r for r in mem.list(user_id="u") if r.facts.subject == "the assistant"]
+        assert recs, "the suggestion was dropped"
+        (s,) = recs
+        assert s.kind == Kind.suggestion and s.facts.status == "open"
+        assert "coffee" in s.text and s.text.startswith("The assistant")
