@@ -1,6 +1,6 @@
-"""The background side of one ``Memory``: its durable job queue, the worker thread that runs the queue
-when writing pauses, the embedder its jobs use, and the batched access statistics of recall that the
-worker writes.
+"""The background side of one ``Memory``: its durable job queue (with the ``verify`` handler that checks
+each new memory after its write), the worker thread that runs the queue when writing pauses, the embedder
+its jobs use, and the batched access statistics of recall that the worker writes.
 
 Recall never waits on a write: the ids it returned are noted here and written in one batch by the worker,
 at :meth:`Background.flush`, or right away when no worker runs and the batch is large. What a write leaves
@@ -17,10 +17,12 @@ from typing import TYPE_CHECKING
 
 from memscribe.jobs import BackgroundWorker, JobHandler, JobRunner, RunReport
 from memscribe.read.access import AccessLog
+from memscribe.write.verify import VerifyJob
 
 if TYPE_CHECKING:
     from memscribe.clock import Clock
     from memscribe.config import Settings
+    from memscribe.ledger import Ledger
     from memscribe.providers.embedders import Embedder
     from memscribe.store.base import Store
 
@@ -31,7 +33,9 @@ _DRAIN_AHEAD = timedelta(days=36_500)
 
 
 class Background:
-    def __init__(self, store: Store, settings: Settings, embedder: Embedder, *, clock: Clock) -> None:
+    def __init__(
+        self, store: Store, settings: Settings, embedder: Embedder, ledger: Ledger, *, clock: Clock
+    ) -> None:
         self._clock = clock
         self._verify = settings.write.verify
         self._caller_embedder = embedder
@@ -40,6 +44,7 @@ class Background:
         self.jobs = JobRunner(store, clock=clock)
         self.access = AccessLog(store)
         self.worker = BackgroundWorker(self.jobs, after_run=self.access.flush)
+        self.register("verify", VerifyJob(store, lambda: self.embedder, settings, ledger, clock=clock))
 
     @property
     def embedder(self) -> Embedder:

@@ -1,11 +1,10 @@
 """The public API: ``Memory``, a facade over one store and one embedder.
 
-Memory validates each call's arguments at the boundary (:mod:`memscribe.boundary`) and hands it to the
-module that does the work: ``write_runner`` (admission, the pipeline, deferred writes), ``background``
-(the job queue, its worker, batched access statistics), ``read.reader`` (search and
-context), ``editing`` and ``approval`` (a person's edits and review verdicts, versions through the
-``ledger``), ``read.inspection`` (history, explanations, the review queue), ``keyring`` (vault keys),
-``portability`` (export / import). ``AsyncMemory`` (its async twin) lives in :mod:`memscribe.aio`.
+Each call goes to the module that does the work: ``write_runner`` (validation, admission, the pipeline,
+deferred writes), ``background`` (job queue, worker, access statistics), ``read.reader`` (search, context),
+``editing`` and ``approval`` (edits and review verdicts, versions through the ``ledger``), ``read.inspection``
+(history, explanations, review queue), ``keyring`` (vault), ``upkeep`` (maintenance, backup, export /
+import, key rotation, erasure). ``AsyncMemory`` (its async twin) lives in :mod:`memscribe.aio`.
 """
 
 from __future__ import annotations
@@ -16,11 +15,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from memscribe import boundary
-from memscribe.admission import Admission
 from memscribe.approval import Approval
 from memscribe.background import Background
 from memscribe.clock import Clock, system_clock
-from memscribe.config import Settings
+from memscribe.config import Settings, settings_for
 from memscribe.editing import Editor
 from memscribe.keyring import KeyRing
 from memscribe.layers.session import SessionMemory
@@ -28,15 +26,13 @@ from memscribe.layers.working import WorkingMemory
 from memscribe.ledger import Ledger
 from memscribe.metrics import Metrics, store_snapshot, store_stats
 from memscribe.models import AuditEvent, Context, Hit, MemoryRecord, Status, Version, WriteReport
-from memscribe.portability import export_records, import_records
 from memscribe.providers.embedders import Embedder, make_embedder
 from memscribe.read.inspection import decisions_about, pending_review, version_history
-from memscribe.read.query import Recaller
 from memscribe.read.reader import Reader
 from memscribe.store import open_store
 from memscribe.store.base import Store
+from memscribe.upkeep import Upkeep
 from memscribe.write.pipeline import WritePipeline
-from memscribe.write.verify import VerifyJob
 from memscribe.write_runner import WriteRunner
 
 if TYPE_CHECKING:
@@ -63,34 +59,26 @@ class Memory:
         embedder: Embedder | None = None,
         clock: Clock | None = None,
     ) -> None:
-        s = settings or Settings()
-        if home is not None:
-            s = s.model_copy(update={"home": Path(home)})
-        if isinstance(store, str):
-            s = s.model_copy(update={"store": store})
-        self.settings = s
-        self._clock: Clock = clock or system_clock
+        self.settings = s = settings_for(settings, home=home, store=store)
+        self._clock = clock = clock or system_clock
         self._store: Store = store if (store is not None and not isinstance(store, str)) else open_store(s)
         self.embedder = embedder or make_embedder(s.embedder, base_url=s.llm.base_url, api_key=s.llm.api_key)
         self._store.check_embedder(self.embedder.name, self.embedder.dim)
         self._keys = KeyRing(s.home, self._store, env_key=s.vault_key)
-        self._ledger = Ledger(self._store, self.embedder, clock=self._clock)
-        self._pipeline = WritePipeline(self._store, self.embedder, s, self._vault, self._ledger)
-        self._editor = Editor(self._store, self._ledger)
-        self._approval = Approval(
-            self._store, self._ledger, self._editor, self._pipeline.locks, clock=self._clock
-        )
+        self._ledger = ledger = Ledger(self._store, self.embedder, clock=clock)
+        self._pipeline = WritePipeline(self._store, self.embedder, s, self._vault, ledger)
+        self._editor = Editor(self._store, ledger)
+        self._approval = Approval(self._store, ledger, self._editor, self._pipeline.locks, clock=clock)
         self.metrics = Metrics(lambda: store_snapshot(self._store))
-        self._background = Background(self._store, s, self.embedder, clock=self._clock)
-        self._jobs, self._worker = self._background.jobs, self._background.worker
-        recall = Recaller(self._store, self.embedder, s, self._clock)
-        self._reader = Reader(self._store, s, recall, self.metrics, on_access=self._background.record_access)
-        admission = Admission(s, self._store, self._vault)
-        self._writes = WriteRunner(
-            self._store, s, self._pipeline, admission, self._background, self.metrics, clock=self._clock
+        self._background = bg = Background(self._store, s, self.embedder, ledger, clock=clock)
+        self._jobs, self._worker = bg.jobs, bg.worker
+        self._reader = Reader(
+            self._store, self.embedder, s, self.metrics, clock=clock, on_access=bg.record_access
         )
-        verify = VerifyJob(self._store, lambda: self.worker_embedder, s, self._ledger, clock=self._clock)
-        self._background.register("verify", verify)
+        self._writes = WriteRunner(
+            self._store, s, self._pipeline, bg, self.metrics, vault=self._vault, clock=clock
+        )
+        self._upkeep = Upkeep(self._store, self.embedder, s, ledger, bg, self._keys, clock=clock)
         self._closed = False
         self._store.requeue_running()  # jobs of a process that died resume here
 
@@ -121,10 +109,9 @@ class Memory:
     def flush(self, *, deferred: bool = False) -> RunReport:
         """Run queued background work (verification) now and write pending access statistics.
 
-        ``deferred=True`` also runs, now, the writes that the rate limit queued for later. Returns what ran:
-        a job whose handler fails is retried with backoff and, at its attempt cap, ends ``failed`` (audited,
-        counted in ``stats()``) — it never blocks the jobs behind it, and flush() does not raise for it.
-        """
+        ``deferred=True`` also runs the writes the rate limit queued for later. A failing job is retried
+        with backoff, at its cap ends ``failed`` (audited, counted in ``stats()``); flush() never raises
+        for it: the :class:`~memscribe.jobs.RunReport` it returns says what ran and what failed."""
         return self._background.flush(deferred=deferred)
 
     # ------------------------------------------------------------------ read
@@ -177,8 +164,7 @@ class Memory:
         limit: int | None = None,
         offset: int = 0,
     ) -> list[MemoryRecord]:
-        user_id = boundary.require_user(user_id)
-        statuses = boundary.status_filter(status)
+        user_id, statuses = boundary.require_user(user_id), boundary.status_filter(status)
         return self._store.list_memories(
             user_id, statuses=statuses, kind=kind, layer=layer, limit=limit, offset=offset
         )
@@ -239,26 +225,17 @@ class Memory:
     def rotate_vault_key(self) -> str | None:
         """Re-encrypt every vaulted value under a fresh key; the old key stops working.
 
-        With a key file (the default) the new key replaces it atomically and None is returned. With
-        ``MEMSCRIBE_VAULT_KEY`` the new key is returned once (url-safe base64): set it before restarting.
-        """
-        # writes waiting for their rate slot are sealed with the current key: run them before it goes
-        self.flush(deferred=True)
-        return self._keys.rotate()
+        With a key file (the default) it is replaced atomically and None is returned; with
+        ``MEMSCRIBE_VAULT_KEY`` the new key is returned once (url-safe base64): set it before restarting."""
+        return self._upkeep.rotate_vault_key()
 
     def backup(self, path: str | Path) -> Path:
         """A consistent copy of the store while it is in use (SQLite online backup API)."""
-        dest = boundary.backup_path(path)
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        self.flush()
-        self._store.backup_to(dest)
-        return dest
+        return self._upkeep.backup(path)
 
     def forget(self, *, user_id: str) -> int:
         """Hard erase of everything of this user: memories, vectors, keyword entries, versions, audit, sessions."""
-        user_id = boundary.require_user(user_id)
-        self._background.access.clear()
-        return self._ledger.erase_user(user_id)
+        return self._upkeep.forget(user_id=user_id)
 
     # ------------------------------------------------------------------ layers
     def session(self, session_id: str, *, user_id: str | None = None) -> SessionMemory:
@@ -271,28 +248,17 @@ class Memory:
     def export(self, *, user_id: str | None = None) -> list[dict[str, Any]]:
         """Everything needed to rebuild the long-term memory elsewhere, as JSON-ready dicts (one per line
         of a JSONL file); the format is described in :mod:`memscribe.portability`."""
-        return export_records(
-            self._store, user_id=boundary.require_user(user_id) if user_id is not None else None
-        )
+        return self._upkeep.export(user_id=user_id)
 
     def import_(
         self, records: Iterable[Mapping[str, Any]], *, batch_size: int = 256, dry_run: bool = False
     ) -> int:
         """Load an :meth:`export` (dicts, e.g. the lines of a JSONL file); returns the number of memories.
 
-        Everything comes back as it was (vault values stay sealed under their key); vectors and keyword
-        entries are rebuilt with this store's embedder. A list is validated whole before anything is
-        written, an iterator ``batch_size`` items at a time, one transaction per batch. Importing the same
-        export twice changes nothing the second time; ``dry_run`` only validates and counts."""
-        return import_records(
-            self._store,
-            self.embedder,
-            self._ledger,
-            records,
-            batch_size=boundary.batch_size(batch_size),
-            dry_run=dry_run,
-            now=self._clock,
-        )
+        Everything comes back as it was (vault values stay sealed); vectors and keyword entries are rebuilt
+        with this store's embedder. A list is validated whole first, an iterator ``batch_size`` items at a
+        time, a transaction per batch. A second import of an export changes nothing; ``dry_run`` counts."""
+        return self._upkeep.import_(records, batch_size=batch_size, dry_run=dry_run)
 
     # ------------------------------------------------------------------ stats and lifecycle
     def stats(self, *, user_id: str | None = None) -> dict[str, Any]:
@@ -309,25 +275,13 @@ class Memory:
     ) -> MaintenanceReport:
         """Expire TTLs, archive cold memories, decay unconfirmed inferences, merge near-duplicates and
         consolidate repeated episodes (DESIGN §4). Every change is a version; ``dry_run`` writes nothing."""
-        from memscribe.lifecycle.maintain import run_maintenance
-
-        self.flush()  # access statistics decide what is cold
-        return run_maintenance(
-            self._store,
-            self.embedder,
-            self.settings,
-            now=now or self._clock(),
-            dry_run=dry_run,
-            user_id=boundary.require_user(user_id) if user_id is not None else None,
-            ledger=self._ledger,
-        )
+        return self._upkeep.maintain(now=now, dry_run=dry_run, user_id=user_id)
 
     def close(self) -> None:
-        if self._closed:
-            return
-        self._background.close()
-        self._store.close()
-        self._closed = True
+        if not self._closed:
+            self._background.close()
+            self._store.close()
+            self._closed = True
 
     def __enter__(self) -> Memory:
         return self

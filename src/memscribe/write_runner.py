@@ -6,16 +6,15 @@ handler is registered here, on the background the write hands its follow-up work
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from memscribe import boundary
-from memscribe.admission import DeferredWrite
+from memscribe.admission import Admission, DeferredWrite
 from memscribe.write.request import WriteRequest
 
 if TYPE_CHECKING:
-    from memscribe.admission import Admission
     from memscribe.background import Background
     from memscribe.clock import Clock
     from memscribe.config import Settings
@@ -23,6 +22,7 @@ if TYPE_CHECKING:
     from memscribe.models import Message, WriteReport
     from memscribe.store.base import Store
     from memscribe.store.rows import JobRow
+    from memscribe.vault import Vault
     from memscribe.write.pipeline import WritePipeline
 
 __all__ = ["WriteRunner"]
@@ -34,16 +34,16 @@ class WriteRunner:
         store: Store,
         settings: Settings,
         pipeline: WritePipeline,
-        admission: Admission,
         background: Background,
         metrics: Metrics,
         *,
+        vault: Callable[[], Vault],
         clock: Clock,
     ) -> None:
         self._store = store
         self._max_message_bytes = settings.write.max_message_bytes
         self._pipeline = pipeline
-        self._admission = admission
+        self._admission = Admission(settings, store, vault)
         self._background = background
         self._metrics = metrics
         self._clock = clock
@@ -59,7 +59,7 @@ class WriteRunner:
         at: str | datetime | None,
         metadata: Mapping[str, Any] | None,
     ) -> WriteReport:
-        """Validate, admit, then run now or defer (raises ``InputError``, ``LimitExceeded``, ``RateLimited``)."""
+        """Validate, admit, then write now or defer (``InputError``, ``LimitExceeded``, ``RateLimited``)."""
         user_id = boundary.require_user(user_id)
         when = boundary.parse_at(at, default=self._clock())
         meta = boundary.metadata(metadata)

@@ -17,12 +17,14 @@ from memscribe.layers.session import SessionMemory
 from memscribe.layers.working import WorkingMemory
 from memscribe.models import Context, Hit
 from memscribe.read.context import SessionTexts, assemble_context
+from memscribe.read.query import Recaller
 from memscribe.read.siblings import with_siblings
 
 if TYPE_CHECKING:
+    from memscribe.clock import Clock
     from memscribe.config import Settings
     from memscribe.metrics import Metrics
-    from memscribe.read.query import Recaller
+    from memscribe.providers.embedders import Embedder
     from memscribe.store.base import Store
 
 __all__ = ["Reader", "session_texts"]
@@ -39,15 +41,16 @@ class Reader:
     def __init__(
         self,
         store: Store,
+        embedder: Embedder,
         settings: Settings,
-        recall: Recaller,
         metrics: Metrics,
         *,
+        clock: Clock,
         on_access: Callable[[Iterable[str]], None],
     ) -> None:
         self._store = store
         self._settings = settings
-        self._recall = recall
+        self._recall = Recaller(store, embedder, settings, clock)
         self._metrics = metrics
         self._on_access = on_access
 
