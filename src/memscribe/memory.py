@@ -27,7 +27,7 @@ from memscribe.ledger import Ledger
 from memscribe.metrics import Metrics, store_snapshot, store_stats
 from memscribe.models import AuditEvent, Context, Hit, MemoryRecord, Status, Version, WriteReport
 from memscribe.providers.embedders import Embedder, make_embedder
-from memscribe.read.inspection import decisions_about, pending_review, version_history
+from memscribe.read.inspection import decisions_about, version_history
 from memscribe.read.reader import Reader
 from memscribe.store import open_store
 from memscribe.store.base import Store
@@ -61,24 +61,22 @@ class Memory:
     ) -> None:
         self.settings = s = settings_for(settings, home=home, store=store)
         self._clock = clock = clock or system_clock
-        self._store: Store = store if (store is not None and not isinstance(store, str)) else open_store(s)
-        self.embedder = embedder or make_embedder(s.embedder, base_url=s.llm.base_url, api_key=s.llm.api_key)
-        self._store.check_embedder(self.embedder.name, self.embedder.dim)
-        self._keys = KeyRing(s.home, self._store, env_key=s.vault_key)
-        self._ledger = ledger = Ledger(self._store, self.embedder, clock=clock)
-        self._pipeline = WritePipeline(self._store, self.embedder, s, self._vault, ledger)
-        self._editor = Editor(self._store, ledger)
-        self._approval = Approval(self._store, ledger, self._editor, self._pipeline.locks, clock=clock)
+        self._store = st = store if (store is not None and not isinstance(store, str)) else open_store(s)
+        self.embedder = emb = embedder or make_embedder(
+            s.embedder, base_url=s.llm.base_url, api_key=s.llm.api_key
+        )
+        st.check_embedder(emb.name, emb.dim)
+        self._keys = KeyRing(s.home, st, env_key=s.vault_key)
+        self._ledger = ledger = Ledger(st, emb, clock=clock)
+        self._pipeline = WritePipeline(st, emb, s, self._vault, ledger)
+        self._editor = Editor(st, ledger)
+        self._approval = Approval(st, ledger, self._editor, self._pipeline.locks, clock=clock)
         self.metrics = Metrics(lambda: store_snapshot(self._store))
-        self._background = bg = Background(self._store, s, self.embedder, ledger, clock=clock)
+        self._background = bg = Background(st, s, emb, ledger, clock=clock)
         self._jobs, self._worker = bg.jobs, bg.worker
-        self._reader = Reader(
-            self._store, self.embedder, s, self.metrics, clock=clock, on_access=bg.record_access
-        )
-        self._writes = WriteRunner(
-            self._store, s, self._pipeline, bg, self.metrics, vault=self._vault, clock=clock
-        )
-        self._upkeep = Upkeep(self._store, self.embedder, s, ledger, bg, self._keys, clock=clock)
+        self._reader = Reader(st, emb, s, self.metrics, clock=clock, on_access=bg.record_access)
+        self._writes = WriteRunner(st, s, self._pipeline, bg, self.metrics, vault=self._vault, clock=clock)
+        self._upkeep = Upkeep(st, emb, s, ledger, bg, self._keys, clock=clock)
         self._closed = False
         self._store.requeue_running()  # jobs of a process that died resume here
 
@@ -164,10 +162,25 @@ class Memory:
         limit: int | None = None,
         offset: int = 0,
     ) -> list[MemoryRecord]:
-        user_id, statuses = boundary.require_user(user_id), boundary.status_filter(status)
-        return self._store.list_memories(
-            user_id, statuses=statuses, kind=kind, layer=layer, limit=limit, offset=offset
+        return self._reader.records(
+            user_id=user_id, status=status, kind=kind, layer=layer, limit=limit, offset=offset
         )
+
+    def users(self) -> list[str]:
+        """Every user id with memories in this store, sorted."""
+        return sorted(self._store.iter_users())
+
+    def history(self, memory_id: str) -> list[Version]:
+        """Versions of this memory, preceded by those of the memories it superseded (the fact's whole story)."""
+        return version_history(self._store, self._editor.get(memory_id))
+
+    def explain(self, memory_id: str) -> list[AuditEvent]:
+        """Why is this remembered: every stage decision about this memory and its source messages."""
+        return decisions_about(self._store, self._editor.get(memory_id))
+
+    def reveal(self, memory_id: str) -> dict[str, str]:
+        """The vaulted values of a memory (placeholder -> value); needs the vault key."""
+        return self._keys.reveal(self._editor.get(memory_id))
 
     def update(
         self,
@@ -186,15 +199,13 @@ class Memory:
     def restore(self, memory_id: str, *, reason: str = "restored") -> MemoryRecord:
         return self._editor.set_status(memory_id, Status.active, reason=reason, action="restore")
 
-    def users(self) -> list[str]:
-        """Every user id with memories in this store, sorted."""
-        return sorted(self._store.iter_users())
+    def rollback(self, memory_id: str, version: int, *, reason: str | None = None) -> MemoryRecord:
+        return self._editor.rollback(memory_id, version, reason=reason)
 
     # ------------------------------------------------------------------ review queue
     def review_queue(self, *, user_id: str | None = None, limit: int | None = None) -> list[MemoryRecord]:
         """Memories waiting for a person's approval (identity, money, permissions), oldest first."""
-        users = [boundary.require_user(user_id)] if user_id is not None else list(self._store.iter_users())
-        return pending_review(self._store, users, limit=limit)
+        return self._reader.review_queue(user_id=user_id, limit=limit)
 
     def approve(self, memory_id: str, *, actor: str = "reviewer", reason: str | None = None) -> MemoryRecord:
         """Let recall use a held-back memory; the change it stood for (superseding an older value of the
@@ -206,45 +217,7 @@ class Memory:
         happens."""
         return self._approval.reject(memory_id, actor=actor, reason=reason)
 
-    def history(self, memory_id: str) -> list[Version]:
-        """Versions of this memory, preceded by those of the memories it superseded (the fact's whole story)."""
-        return version_history(self._store, self._editor.get(memory_id))
-
-    def rollback(self, memory_id: str, version: int, *, reason: str | None = None) -> MemoryRecord:
-        return self._editor.rollback(memory_id, version, reason=reason)
-
-    def explain(self, memory_id: str) -> list[AuditEvent]:
-        """Why is this remembered: every stage decision about this memory and its source messages."""
-        return decisions_about(self._store, self._editor.get(memory_id))
-
-    # ------------------------------------------------------------------ vault, backup, erase
-    def reveal(self, memory_id: str) -> dict[str, str]:
-        """The vaulted values of a memory (placeholder -> value); needs the vault key."""
-        return self._keys.reveal(self._editor.get(memory_id))
-
-    def rotate_vault_key(self) -> str | None:
-        """Re-encrypt every vaulted value under a fresh key; the old key stops working.
-
-        With a key file (the default) it is replaced atomically and None is returned; with
-        ``MEMSCRIBE_VAULT_KEY`` the new key is returned once (url-safe base64): set it before restarting."""
-        return self._upkeep.rotate_vault_key()
-
-    def backup(self, path: str | Path) -> Path:
-        """A consistent copy of the store while it is in use (SQLite online backup API)."""
-        return self._upkeep.backup(path)
-
-    def forget(self, *, user_id: str) -> int:
-        """Hard erase of everything of this user: memories, vectors, keyword entries, versions, audit, sessions."""
-        return self._upkeep.forget(user_id=user_id)
-
-    # ------------------------------------------------------------------ layers
-    def session(self, session_id: str, *, user_id: str | None = None) -> SessionMemory:
-        return SessionMemory(self._store, session_id, user_id, self.settings)
-
-    def working(self, task_id: str, *, user_id: str) -> WorkingMemory:
-        return WorkingMemory(self._store, boundary.require_user(user_id), task_id, self.settings)
-
-    # ------------------------------------------------------------------ export / import
+    # ------------------------------------------------------------------ the whole store (upkeep)
     def export(self, *, user_id: str | None = None) -> list[dict[str, Any]]:
         """Everything needed to rebuild the long-term memory elsewhere, as JSON-ready dicts (one per line
         of a JSONL file); the format is described in :mod:`memscribe.portability`."""
@@ -260,7 +233,35 @@ class Memory:
         time, a transaction per batch. A second import of an export changes nothing; ``dry_run`` counts."""
         return self._upkeep.import_(records, batch_size=batch_size, dry_run=dry_run)
 
-    # ------------------------------------------------------------------ stats and lifecycle
+    def backup(self, path: str | Path) -> Path:
+        """A consistent copy of the store while it is in use (SQLite online backup API)."""
+        return self._upkeep.backup(path)
+
+    def rotate_vault_key(self) -> str | None:
+        """Re-encrypt every vaulted value under a fresh key; the old key stops working.
+
+        With a key file (the default) it is replaced atomically and None is returned; with
+        ``MEMSCRIBE_VAULT_KEY`` the new key is returned once (url-safe base64): set it before restarting."""
+        return self._upkeep.rotate_vault_key()
+
+    def maintain(
+        self, *, now: datetime | None = None, dry_run: bool = False, user_id: str | None = None
+    ) -> MaintenanceReport:
+        """Expire TTLs, archive cold memories, decay unconfirmed inferences, merge near-duplicates and
+        consolidate repeated episodes (DESIGN §4). Every change is a version; ``dry_run`` writes nothing."""
+        return self._upkeep.maintain(now=now, dry_run=dry_run, user_id=user_id)
+
+    def forget(self, *, user_id: str) -> int:
+        """Hard erase of everything of this user: memories, vectors, keyword entries, versions, audit, sessions."""
+        return self._upkeep.forget(user_id=user_id)
+
+    # ------------------------------------------------------------------ layers and stats
+    def session(self, session_id: str, *, user_id: str | None = None) -> SessionMemory:
+        return SessionMemory(self._store, session_id, user_id, self.settings)
+
+    def working(self, task_id: str, *, user_id: str) -> WorkingMemory:
+        return WorkingMemory(self._store, boundary.require_user(user_id), task_id, self.settings)
+
     def stats(self, *, user_id: str | None = None) -> dict[str, Any]:
         """Counts by status, layer and kind, new memories per day, write-path counters (dropped by the
         filter, verify failures, deferred or refused writes), queue depth, and this process's latencies."""
@@ -269,13 +270,6 @@ class Memory:
     def metrics_text(self) -> str:
         """Prometheus exposition text: latency histograms of this process and the store's counts."""
         return self.metrics.text()
-
-    def maintain(
-        self, *, now: datetime | None = None, dry_run: bool = False, user_id: str | None = None
-    ) -> MaintenanceReport:
-        """Expire TTLs, archive cold memories, decay unconfirmed inferences, merge near-duplicates and
-        consolidate repeated episodes (DESIGN §4). Every change is a version; ``dry_run`` writes nothing."""
-        return self._upkeep.maintain(now=now, dry_run=dry_run, user_id=user_id)
 
     def close(self) -> None:
         if not self._closed:

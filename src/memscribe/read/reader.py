@@ -1,6 +1,8 @@
-"""``search()`` and ``context()`` of one store: arguments validated (:mod:`memscribe.boundary`), the call
-timed, recall run (:class:`~memscribe.read.query.Recaller`), and the ids it returned handed to the
-access log (written later in a batch, so recall never waits on a write).
+"""``search()`` and ``context()`` of one store, and its listings (``list()``, ``review_queue()``).
+
+Arguments are validated (:mod:`memscribe.boundary`); a search or context is timed, recall runs
+(:class:`~memscribe.read.query.Recaller`), and the ids it returned go to the access log (written later in
+a batch, so recall never waits on a write).
 
 ``context()`` is composed here for :func:`~memscribe.read.context.assemble_context`, which stays pure:
 the session layers rendered (task state, rolling summary, recent turns) when a session is named, recall
@@ -15,8 +17,9 @@ from typing import TYPE_CHECKING, Any
 from memscribe import boundary
 from memscribe.layers.session import SessionMemory
 from memscribe.layers.working import WorkingMemory
-from memscribe.models import Context, Hit
+from memscribe.models import Context, Hit, MemoryRecord
 from memscribe.read.context import SessionTexts, assemble_context
+from memscribe.read.inspection import pending_review
 from memscribe.read.query import Recaller
 from memscribe.read.siblings import with_siblings
 
@@ -104,3 +107,24 @@ class Reader:
             )
             self._on_access(h.memory.id for h in ctx.items)
             return ctx
+
+    def records(
+        self,
+        *,
+        user_id: str,
+        status: str | None,
+        kind: str | None,
+        layer: str | None,
+        limit: int | None,
+        offset: int,
+    ) -> list[MemoryRecord]:
+        """A user's memories of one status (``None`` or ``"all"``: every status), kind and layer."""
+        user_id, statuses = boundary.require_user(user_id), boundary.status_filter(status)
+        return self._store.list_memories(
+            user_id, statuses=statuses, kind=kind, layer=layer, limit=limit, offset=offset
+        )
+
+    def review_queue(self, *, user_id: str | None, limit: int | None) -> list[MemoryRecord]:
+        """The memories of one user (``None``: of every user) waiting for review, oldest first."""
+        users = [boundary.require_user(user_id)] if user_id is not None else list(self._store.iter_users())
+        return pending_review(self._store, users, limit=limit)
