@@ -28,6 +28,7 @@ __all__ = [
     "ServerConfig",
     "Settings",
     "WriteConfig",
+    "settings_for",
 ]
 
 
@@ -162,6 +163,17 @@ class Settings(BaseSettings):
         if self.store and self.store.startswith("sqlite:///"):
             return Path(self.store[len("sqlite:///") :])
         return Path(self.home) / "memscribe.db"
+
+
+def settings_for(settings: Settings | None, *, home: str | Path | None, store: object) -> Settings:
+    """What a ``Memory`` runs with: ``settings`` (default: the environment and config file), with the
+    ``home`` folder and a store named by URL (``store`` as a string) put in when given."""
+    s = settings or Settings()
+    if home is not None:
+        s = s.model_copy(update={"home": Path(home)})
+    if isinstance(store, str):
+        s = s.model_copy(update={"store": store})
+    return s
 
 
 def _toml_path() -> Path | None:
