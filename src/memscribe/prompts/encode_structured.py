@@ -24,7 +24,8 @@ __all__ = ["SYSTEM", "VERSION", "StructuredIn", "StructuredOut", "render"]
 
 VERSION = "encode_structured/1"
 
-_KINDS = " | ".join(f'"{k.value}"' for k in Kind)
+# the encoder reads what a speaker stated about themselves; "suggestion" is the assistant's own kind
+_KINDS = " | ".join(f'"{k.value}"' for k in Kind if k is not Kind.suggestion)
 
 
 class StructuredIn(SummaryIn):

@@ -47,7 +47,7 @@ _log = logging.getLogger(__name__)
 # same split as the rule encoder: lasting facts are semantic, things that happen are episodic
 _SEMANTIC = {Kind.preference, Kind.constraint, Kind.profile, Kind.fact, Kind.relation, Kind.instruction}
 _STATUS_KINDS = {Kind.task, Kind.plan, Kind.event}
-_KINDS = frozenset(k.value for k in Kind)
+_KINDS = frozenset(k.value for k in Kind if k is not Kind.suggestion)  # the prompt's kinds
 
 
 def parse_llm_time(value: str | None, at: datetime) -> tuple[datetime, Granularity] | None:

@@ -183,6 +183,14 @@ _ZH_SUBJECTLESS = re.compile(
 )
 
 
+def _said(signals: frozenset[str], lang: str) -> str:
+    if "suggestion" in signals:
+        return "建议" if lang == "zh" else "suggested"
+    if "confirmed" in signals:
+        return "确认" if lang == "zh" else "confirmed"
+    return "说" if lang == "zh" else "said"
+
+
 def _third_person(verb: str) -> str:
     v = verb.lower()
     if v == "have":
@@ -327,10 +335,16 @@ class RuleEncoder:
             canonical += "。" if lang == "zh" else "."
         if subject.lower() not in canonical.lower():
             # no 我 / I to rewrite ("去成都的航班改签了", "We moved to Denver"): say whose memory it is
+            # no 我 / I to rewrite ("去成都的航班改签了", "We moved to Denver"): say whose memory it is, as
+            # reported speech rather than a transcript's "Name:" line
             canonical = (
-                (f"{subject}{canonical}" if _ZH_SUBJECTLESS.match(canonical) else f"{subject}：{canonical}")
+                (
+                    f"{subject}{canonical}"
+                    if _ZH_SUBJECTLESS.match(canonical)
+                    else f"{subject}{_said(trig.signals, lang)}：{canonical}"
+                )
                 if lang == "zh"
-                else f"{subject[0].upper()}{subject[1:]}: {canonical}"
+                else f"{subject[0].upper()}{subject[1:]} {_said(trig.signals, lang)}: {canonical}"
             )
         sig = trig.signals
         ents = extract_entities(text, lang)

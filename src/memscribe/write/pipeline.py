@@ -291,6 +291,10 @@ class WritePipeline:
         """The kept sentences of an assistant turn, said of the user in the third person, with the learned kind;
         a suggestion is open until the user takes it up or turns it down."""
         said = [replace(s, text=speak_of_the_user(s.text, lang)) for s in turn.kept]
+        # how the assistant's words are reported when they name no subject ("The assistant confirmed: …")
+        trig = trig.model_copy(
+            update={"signals": trig.signals | {"suggestion" if turn.kind == "suggestion" else "confirmed"}}
+        )
         sep = "" if lang == "zh" else " "
         cand = self.encoder.encode(
             sep.join(s.text for s in said),
