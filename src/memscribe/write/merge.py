@@ -218,7 +218,14 @@ def decide_merge(c: Candidate, neighbours: list[Neighbour], cfg: WriteConfig) ->
             return Supersede(target=r.id, why="stated change of an earlier fact")
         if c.change and shares_anchor and {r.kind.value, c.kind.value} <= {"plan", "event", "task"}:
             return Supersede(target=r.id, why="stated change of an earlier plan")
-        if polarity_differs and n.similarity >= cfg.duplicate_similarity - 0.03 and r.kind == c.kind:
+        if (
+            polarity_differs
+            and n.similarity >= cfg.duplicate_similarity - 0.03
+            and r.kind == c.kind
+            and len((cand_topic & _topic_terms(r.raw)) - _SOFT) >= 2
+        ):
+            # precision first: similar sentences of one kind are not yet the same thing ("那天没课" after
+            # "大后天下午可以" shares a topic, not an object); a negation replaces only what it negates
             return Supersede(target=r.id, why="newer statement with the opposite polarity")
         if (
             polarity_differs
