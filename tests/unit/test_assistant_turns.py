@@ -32,6 +32,7 @@ def test_a_booking_the_assistant_made_is_kept_with_its_id_as_the_assistants_stat
         texts = " ".join(r.text for r in by_assistant)
         assert "HC1030" in texts and "88123" in texts
         assert "还有什么需要" not in texts and "Done" not in texts  # pleasantries are not kept
+        assert "88123" in next(r.text for r in by_assistant if "Nopa" in r.text)
         assert all("您" not in r.text and " you " not in f" {r.text} " for r in by_assistant)
         assert all(r.facts.slot is None for r in by_assistant)  # never one of the user's slots
         hit = mem.search("预约号是多少", user_id="u", limit=3)

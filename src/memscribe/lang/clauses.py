@@ -14,11 +14,12 @@ __all__ = ["Sentence", "content_terms", "split_sentences"]
 _SPLIT_ZH = re.compile(r"(?<=[。！？!?；;…])")
 _SPLIT_EN = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(\[])|(?<=[.!?])\s*\n+|\n+")
 # Openers that carry nothing: interjections and acknowledgements ("好的，已记下：…", "Noted: …", "Got it, …").
-# "so", "well" and "anyway" open a sentence only before a comma ("So far, so good" keeps its "So").
+# "so", "well" and "anyway" open a sentence only before a comma ("So far, so good" keeps its "So"), and an
+# acknowledgement only before punctuation ("Noted: …" goes, "Done with the report" stays).
 _LEADING_FILLER = re.compile(
     r"^(?:(?:(?:你好|您好|嗨|哈喽|好的|嗯+|哦+|对了|那个|啊|诶|哈哈+|收到|明白了?|了解了?|已记下|记下了|没问题|ok(?:ay)?|oh|um+|uh+|hey|hi"
-    r"|hello|yeah|yep|haha|lol|btw|by the way|noted|got it|understood|alright|all right|sure|certainly|of course)"
-    r"[\s,，、!！.。~～:：]+)|(?:so|well|anyway)[,，]\s*)+",
+    r"|hello|yeah|yep|haha|lol|btw|by the way|alright|all right|sure|certainly|of course)"
+    r"[\s,，、!！.。~～:：]+)|(?:so|well|anyway)[,，]\s*|(?:noted|got it|understood|done)[,，.。!！:：]+\s*)+",
     re.IGNORECASE,
 )
 
