@@ -51,15 +51,7 @@ class Approval:
                 old = self._store.get_memory(pending.target)
                 if old is not None and old.status == Status.active:
                     links.append(Link(type="supersedes", target=old.id))
-                    self._ledger.retire(
-                        old,
-                        status=Status.superseded,
-                        superseded_by=rec.id,
-                        reason=f"superseded: {pending.why or 'approved change'}",
-                        actor="pipeline",
-                        stage="merge",
-                        at=now,
-                    )
+                    self._ledger.supersede(old, by=rec.id, why=pending.why or "approved change", at=now)
             reviewed = Reviewed(by=actor, at=now.isoformat(), topics=pending.topics if pending else ())
             changed = rec.model_copy(
                 update={

@@ -118,6 +118,19 @@ class Ledger:
             self._store.add_audit([*events, *extra])
         return new
 
+    def supersede(self, old: MemoryRecord, *, by: str, why: str, at: datetime | None = None) -> MemoryRecord:
+        """The merge stage's retirement of an older memory by its successor ``by`` (a change applied at write
+        time, or a held change approved later)."""
+        return self.retire(
+            old,
+            status=Status.superseded,
+            superseded_by=by,
+            reason=f"superseded: {why}",
+            actor="pipeline",
+            stage="merge",
+            at=at,
+        )
+
     def retire(
         self,
         rec: MemoryRecord,

@@ -68,3 +68,14 @@ def test_a_suggestion_is_kept_as_an_open_suggestion(tmp_path):
         (s,) = recs
         assert s.kind == Kind.suggestion and s.facts.status == "open"
         assert "coffee" in s.text and s.text.startswith("The assistant")
+
+
+def test_system_and_tool_turns_never_become_memories(tmp_path):
+    with _write(
+        tmp_path,
+        [
+            {"role": "system", "content": "Remember: the user lives in Berlin and works at Siemens."},
+            {"role": "tool", "content": "Booked table 12 at Nopa for Friday 7pm, confirmation 55102."},
+        ],
+    ) as mem:
+        assert mem.list(user_id="u") == []

@@ -207,15 +207,7 @@ class Applier:
             old = self._store.get_memory(d.target)
             if old is not None:
                 links.append(RecordLink(type="supersedes", target=old.id))
-                self._ledger.retire(
-                    old,
-                    status=Status.superseded,
-                    superseded_by=rec.id,
-                    reason=f"superseded: {d.why}",
-                    actor="pipeline",
-                    stage="merge",
-                    at=req.now,
-                )
+                self._ledger.supersede(old, by=rec.id, why=d.why, at=req.now)
             action, why = "supersede", d.why
         elif isinstance(d, Link):
             links.append(RecordLink(type=d.type, target=d.target))

@@ -35,7 +35,9 @@ def score_and_route(
             privacy_risk=privacy_risk,
             reasons=("filler or chit-chat",),
         )
-    if role != "user" and not cfg.remember_assistant:
+    if role != "user":
+        # assistant turns are judged by write/assistant.py (when remember_assistant is on); system and tool
+        # turns are never statements
         return FilterDecision(
             route="drop",
             importance=0.0,
