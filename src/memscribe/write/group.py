@@ -21,6 +21,7 @@ class Analysed:
     decision: FilterDecision
     candidate: Candidate | None
     vaulted: tuple[tuple[str, str, str], ...] = ()  # (placeholder, kind, value) cut out of this message
+    answers: tuple[str, Message] | None = None  # (id, message) of the question an elliptical answer carries
 
 
 @dataclass(slots=True)
@@ -29,7 +30,7 @@ class Unit:
 
     @property
     def message_ids(self) -> list[str]:
-        return [self.lead.message_id]
+        return [self.lead.answers[0], self.lead.message_id] if self.lead.answers else [self.lead.message_id]
 
     @property
     def candidate(self) -> Candidate:
