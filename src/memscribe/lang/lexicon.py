@@ -285,6 +285,16 @@ REACTION_ZH = re.compile(
     r"^(?:哇|哇塞|太棒了|真棒|真好|好厉害|厉害|恭喜|哈哈+|嗯+|好的|谢谢|加油|不错|真不错|太好了)[！!。～~]*$"
 )
 
+# Greetings, thanks and farewells: they open or close a talk and never answer a question, even when
+# they follow one ("How can I help you today?" / "你好").
+PLEASANTRY = re.compile(
+    r"^(?:hi|hey|hello|hiya|howdy|good (?:morning|afternoon|evening|night)|thanks?(?: you)?(?: so much| a lot)?|"
+    r"thank you(?: so much| very much)?|cheers|bye|goodbye|see (?:you|ya)|take care|you'?re welcome|"
+    r"你好呀?|您好|嗨|哈喽|早上好|早安|下午好|晚上好|晚安|谢谢(?:你|您)?|多谢|感谢|再见|拜拜|回头见|不客气)"
+    r"(?:\s+(?:there|again|everyone|all))?[\s,，、!！.。~～呀啊哦]*$",
+    re.IGNORECASE,
+)
+
 ID_PATTERN = re.compile(
     r"(?<![\w-])#?([A-Z]{1,5}-?\d{2,}[A-Z0-9-]*|\d{2,}-[A-Z0-9-]+|[A-Z0-9]{2}\d{3,4})(?![\w-])"
 )

@@ -33,6 +33,7 @@ from memscribe.ledger import Ledger
 from memscribe.models import Kind, Layer, Message, Source, WriteItem, WriteReport
 from memscribe.providers.embedders import Embedder
 from memscribe.store.base import Store
+from memscribe.write.answers import Asked, answered, asked_in, carry_question, keep_answer
 from memscribe.write.apply import Applier, UnitToWrite
 from memscribe.write.assistant import (
     ASSISTANT_SUBJECT,
@@ -185,7 +186,7 @@ class WritePipeline:
         items: list[Analysed] = []
         privacy: dict[int, Any] = {}
         names = {m.name for m in msgs if m.name}
-        asked: tuple[str, Message, str] | None = None  # the question the previous message ended with
+        asked: Asked | None = None  # the question the previous message ended with
         for i, m in enumerate(msgs):
             mid = m.id or f"{req.session_id or 'msg'}:{uuid.uuid4().hex[:8]}"
             at = m.at or req.now
@@ -255,25 +256,9 @@ class WritePipeline:
                 },
                 detail={"trigger": list(trig.reasons)},
             )
-            question = (
-                asked
-                if asked is not None
-                and not assistant
-                and (asked[1].role, asked[1].name) != (m.role, m.name)
-                and sum(x.terms for x in sentences if x.informative) <= 4
-                else None
-            )
-            if question is not None and decision.route == "drop" and any(x.terms > 0 for x in sentences):
-                # a short answer ("Right, closed Mondays.", "约吧，下周三上午") says something only with its question
-                decision = decision.model_copy(
-                    update={
-                        "route": "long",
-                        "importance": max(decision.importance, self.cfg.long_term_min),
-                        "reasons": (*decision.reasons, "answers the question before it"),
-                    }
-                )
-                if not any(x.informative for x in sentences):
-                    sentences = [replace(x, reaction=False) for x in sentences if x.terms > 0]
+            question = None if assistant else answered(asked, m, sentences)
+            if question is not None:
+                decision, sentences = keep_answer(decision, sentences, self.cfg.long_term_min)
             cand: Candidate | None = None
             if decision.route != "drop" and assistant:
                 cand = self._encode_assistant(turn, clean, lang, at, trig, decision)
@@ -288,14 +273,7 @@ class WritePipeline:
                     conversational=conversational,
                 )
             if cand is not None and question is not None:
-                # the memory carries the question it answers, so it may list the question's message
-                q = question[2]
-                text = (
-                    f"{cand.text.rstrip('。')}（回答“{q}”）。"
-                    if lang == "zh"
-                    else f'{cand.text.rstrip(".")} (answering "{q}").'
-                )
-                cand = cand.model_copy(update={"text": text, "raw": f"{q}\n{cand.raw}"})
+                cand = carry_question(cand, question, lang)
             items.append(
                 Analysed(
                     index=i,
@@ -304,11 +282,10 @@ class WritePipeline:
                     decision=decision,
                     candidate=cand,
                     vaulted=tuple(prot.vaulted),
-                    answers=(question[0], question[1]) if cand is not None and question is not None else None,
+                    answers=question if cand is not None else None,
                 )
             )
-            qs = [x.text for x in sentences if x.question]
-            asked = (mid, m, qs[-1]) if qs and sentences and sentences[-1].question else None
+            asked = asked_in(mid, m, sentences)
         return items, privacy
 
     def _encode_assistant(
@@ -457,7 +434,9 @@ class WritePipeline:
         first: Callable[[], None] | None,
     ) -> WriteItem:
         a = unit.lead
-        carried = [a.answers, (a.message_id, a.message)] if a.answers else [(a.message_id, a.message)]
+        carried = [(a.message_id, a.message)]
+        if a.answers:
+            carried.insert(0, (a.answers.message_id, a.answers.message))
         sources = [
             Source(
                 message_id=mid, session_id=req.session_id, role=msg.role, name=msg.name, at=msg.at or req.at

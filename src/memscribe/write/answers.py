@@ -1,0 +1,78 @@
+"""Elliptical answers: a short reply says something only together with the question it answers.
+
+"Which band did you see?" / "Muse, of course!" — the reply alone is two words of nothing. A short reply
+to another speaker's question is kept with that question in its text and raw, and only then may the memory
+list the question's message among its sources (it carries that message's content).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from memscribe.decisions import Candidate, FilterDecision
+from memscribe.lang import lexicon as lx
+from memscribe.lang.clauses import Sentence
+from memscribe.models import Message
+
+# a reply with more informative terms than this says enough on its own
+MAX_ANSWER_TERMS = 4
+
+
+@dataclass(frozen=True, slots=True)
+class Asked:
+    """The question a message ended with."""
+
+    message_id: str
+    message: Message
+    question: str
+
+
+def asked_in(message_id: str, message: Message, sentences: list[Sentence]) -> Asked | None:
+    """The question a message ends with, if it ends with one."""
+    if not sentences or not sentences[-1].question:
+        return None
+    return Asked(message_id, message, sentences[-1].text)
+
+
+def answered(asked: Asked | None, message: Message, sentences: list[Sentence]) -> Asked | None:
+    """The question this message answers: the other speaker's, and the reply short and not a pleasantry."""
+    if asked is None or (asked.message.role, asked.message.name) == (message.role, message.name):
+        return None
+    if sum(x.terms for x in sentences if x.informative) > MAX_ANSWER_TERMS:
+        return None
+    if not any(x.terms > 0 for x in sentences):
+        return None
+    if all(
+        lx.PLEASANTRY.match(x.text) for x in sentences
+    ):  # "你好" after "How can I help you?" answers nothing
+        return None
+    return asked
+
+
+def keep_answer(
+    decision: FilterDecision, sentences: list[Sentence], long_term_min: float
+) -> tuple[FilterDecision, list[Sentence]]:
+    """A reply the filter dropped as too short is kept: with its question it says something."""
+    if decision.route != "drop":
+        return decision, sentences
+    kept = decision.model_copy(
+        update={
+            "route": "long",
+            "importance": max(decision.importance, long_term_min),
+            "reasons": (*decision.reasons, "answers the question before it"),
+        }
+    )
+    if not any(x.informative for x in sentences):
+        # "Right, closed Mondays." reads as a reaction alone; as an answer its terms are the content
+        sentences = [replace(x, reaction=False) for x in sentences if x.terms > 0]
+    return kept, sentences
+
+
+def carry_question(cand: Candidate, asked: Asked, lang: str) -> Candidate:
+    """The memory's text and raw carry the question it answers."""
+    q = asked.question
+    if lang == "zh":
+        text = f"{cand.text.rstrip('。')}（回答“{q}”）。"
+    else:
+        text = f'{cand.text.rstrip(".")} (answering "{q}").'
+    return cand.model_copy(update={"text": text, "raw": f"{q}\n{cand.raw}"})
