@@ -4,6 +4,7 @@ authority, times decay-aware retrieval value; a time window in the query favours
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -48,6 +49,7 @@ def rerank(
     kw = keyword_scores or {}
     kw_top = max(kw.values(), default=0.0) or 1.0
     q_low = query.lower()
+    asks_me = bool(_ASKER.search(q_low))
     out: list[Scored] = []
     for mid, f in fused.items():
         rec = records.get(mid)
@@ -73,10 +75,7 @@ def rerank(
             in_window = rec.time_start <= window[1] and end >= window[0]
             if in_window:
                 score += 0.25
-        subjects = [rec.facts.subject, *rec.facts.participants]
-        named = any(isinstance(x, str) and len(x) >= 2 and x.lower() in q_low for x in subjects)
-        if named:
-            score += cfg.w_subject
+        score += cfg.w_subject * subject_fit(rec.facts.subject, rec.facts.participants, q_low, asks_me)
         if not deep and value < cfg.retrieval_value_min:
             continue
         if score < cfg.min_score or relevance < cfg.min_relevance:
@@ -101,3 +100,38 @@ def rerank(
         best = max(float(s.why["relevance"]) for s in out)
         out = [s for s in out if float(s.why["relevance"]) >= cfg.relative_relevance * best]
     return out
+
+
+# a query in the first person asks about the asker ("Where do I work?", "我住在哪？")
+_ASKER = re.compile(r"\b(?:i|i'm|i've|my|me|mine)\b|我(?!们)")
+
+
+def subject_fit(
+    subject: str | None, participants: tuple[str, ...] | list[str], q_low: str, asks_me: bool
+) -> float:
+    """How well a memory's subject fits the person the query asks about, in units of ``w_subject``.
+
+    1 when the query names the subject ("Caroline"), 0.5 when it names only whose relative the subject is
+    ("Caroline" for "Caroline's sister"), −1 for a relative's fact when the query asks about the asker and
+    does not name the relation ("Where do I work?" is not about "the user's husband").
+    """
+    names = [subject, *participants]
+    if any(isinstance(x, str) and len(x) >= 2 and x.lower() in q_low for x in names):
+        return 1.0
+    owner = _owner(subject)
+    if owner is None or subject is None:
+        return 0.0
+    relation = re.sub(r"^(?:'s?\s+|的)", "", subject[len(owner) :]).split(" ")[0].lower()
+    if relation and relation in q_low:
+        return 0.5
+    if len(owner) >= 2 and owner.lower() in q_low:
+        return 0.5
+    return -1.0 if asks_me else 0.0
+
+
+def _owner(subject: str | None) -> str | None:
+    """Whose relative a third-party subject is: "Melanie's kids" -> "Melanie", "用户的表哥" -> "用户"."""
+    if not subject:
+        return None
+    head = re.split(r"'s? |的", subject, maxsplit=1)[0]
+    return head if head != subject else None

@@ -15,6 +15,7 @@ from memscribe.facts import Facts
 from memscribe.lang import lexicon as lx
 from memscribe.lang.clauses import Sentence
 from memscribe.lang.entities import extract_entities
+from memscribe.lang.subject import ZH_MY_RELATION, third_party
 from memscribe.lang.text import detect_lang
 from memscribe.lang.timeparse import TimeMention, iso, primary_time, resolve_times, rewrite_with_absolute
 from memscribe.models import Kind, Layer
@@ -209,7 +210,7 @@ def _third_person(verb: str) -> str:
 def name_subject(text: str, subject: str, lang: str) -> str:
     """我 / I -> the subject, keeping the sentence grammatical enough for reading and retrieval."""
     if lang == "zh":
-        return _ZH_I.sub(subject, text)
+        return _ZH_I.sub(subject, ZH_MY_RELATION.sub(f"{subject}的", text))
     possessive = subject + ("'" if subject.endswith("s") else "'s")
     fixed = {
         "i don't": f"{subject} doesn't",
@@ -321,6 +322,8 @@ class RuleEncoder:
         body_sents = [b for b in body_sents if not _REMOVED.search(b)] or body_sents
         sep = "" if lang == "zh" else " "
         body = sep.join(body_sents).strip() or text.strip()
+        # "我表哥在南京上班" is about the cousin: the slot is the cousin's, never the speaker's own
+        about = third_party(body_sents[0], subject, lang) if body_sents else None
         mentions = resolve_times(body, at)
         if trig.signals & {"habit", "preference"}:
             # "我喜欢周末去钓鱼" / "I deploy on Thursday": a recurring day, not one date to pin down (a mention the
@@ -355,9 +358,9 @@ class RuleEncoder:
             layer = Layer.semantic if kind in _SEMANTIC else Layer.episodic
         change = "change" in sig
         negated = _negated(body, lang)
-        slot, value = _slot(subject, body, kind, ents, change)
+        slot, value = _slot(about or subject, body, kind, ents, change)
         facts = Facts(
-            subject=subject,
+            subject=about or subject,
             lang=lang,
             status=_status(kind, body),
             negated=negated,
