@@ -158,11 +158,16 @@ _EN_ADVERB = frozenset(
         "typically",
     ]
 )
+_EN_I_VERB = re.compile(r"\b[Ii]((?:\s+(?:" + "|".join(sorted(_EN_ADVERB)) + r"))?)\s+([a-z]+)\b")
+# "I wanna" / "I gotta" / "I'm gonna": written out, so the verb can agree with the named subject
+_COLLOQUIAL = {"wanna": "want to", "gotta": "have to", "gonna": "going to"}
+_EN_COLLOQUIAL = re.compile(r"(?<=\b[Ii] )(wanna|gotta)\b|(?<=\b[Ii]['’]m )(gonna)\b")
 _EN_I = re.compile(
     r"\bI(?: don['’]t| do not| haven['’]t|['’]m| am|['’]ve| have|['’]ll|['’]d)?\b|\bme\b|\bmy\b|\bmine\b|\bmyself\b",
     re.IGNORECASE,
 )
-_ZH_I = re.compile(r"我(?!们)")
+# 我 as a pronoun, not inside a word (自我 self-, 忘我, 本我, 小我)
+_ZH_I = re.compile(r"(?<![自忘本小])我(?!们)")
 _PUNCT_END = re.compile(r"[。！？.!?…]$")
 _PAST = re.compile(
     r"了|过|刚刚|\b(?:went|was|were|did|had|got|met|saw|ate|bought|visited|took|came|made|spent|finished|\w+ed)\b",
@@ -232,16 +237,17 @@ def name_subject(text: str, subject: str, lang: str) -> str:
     def repl(m: re.Match[str]) -> str:
         return fixed.get(m.group(0).lower().replace("’", "'"), m.group(0))
 
-    out = _EN_I.sub(repl, text)
-
     def agree(m: re.Match[str]) -> str:
         adv, verb = m.group(1) or "", m.group(2)
         if verb.lower() not in _EN_VERBS:
             return m.group(0)
-        return f"{subject}{adv} {_third_person(verb)}"
+        return f"I{adv} {_third_person(verb)}"
 
-    pattern = re.compile(re.escape(subject) + r"((?:\s+(?:" + "|".join(_EN_ADVERB) + r"))?)\s+([a-z]+)\b")
-    return pattern.sub(agree, out)
+    # the verb agrees only where "I" is the subject: "I get" -> "Caroline gets", but "helps me get" ->
+    # "helps Caroline get" (an object takes no -s)
+    spelled = _EN_COLLOQUIAL.sub(lambda m: _COLLOQUIAL[(m.group(1) or m.group(2)).lower()], text)
+    agreed = _EN_I_VERB.sub(agree, spelled)
+    return _EN_I.sub(repl, agreed)
 
 
 def _negated(text: str, lang: str) -> bool:
