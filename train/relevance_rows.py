@@ -1,4 +1,4 @@
-"""Record, once per dev store, what main's recall does for every query the relevance gate is trained and judged
+"""Record, once per dev store, what recall without the relevance gate does for every query the relevance gate is trained and judged
 on, so the gate can be fitted and measured offline without re-running recall:
 
 - every LoCoMo / convbench question (categories 1-4 with evidence) and the MemoryBank probing questions of the
@@ -110,9 +110,18 @@ def measure_context(ev, ctx, q: dict) -> dict:
     }
 
 
+def ungated() -> None:
+    """Recall as it is without the relevance gate (what the gate is trained on and compared with)."""
+    import memscribe.read.query as query
+    from memscribe.read.recall import hybrid_recall
+
+    query.hybrid_recall = lambda *a, **kw: hybrid_recall(*a, **{**kw, "relevance_gate": False})
+
+
 def record_store(name: str, out_dir: Path) -> Path:
     from memscribe import Memory
 
+    ungated()
     ev = eval_module()
     mem = Memory(STORES / name)
     mem._reader._on_access = lambda ids: None  # judge the store as built

@@ -22,7 +22,7 @@ from pathlib import Path
 
 DATASETS = Path(os.environ.get("MEMSCRIBE_DATASETS", "/work/shared/datasets"))
 MEMORYBANK_USERS = 3
-DEFAULT_OUT = Path(os.environ.get("MEMSCRIBE_RELEVANCE_STORES", "/work/cache/judge-relev/stores"))
+DEFAULT_OUT = Path(os.environ.get("MEMSCRIBE_RELEVANCE_STORES", "/work/cache/relev6/stores"))
 
 
 def parse_dt(s: str) -> dt.datetime:

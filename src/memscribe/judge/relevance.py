@@ -34,13 +34,17 @@ from memscribe.lang.text import count_tokens, detect_lang, keyword_terms
 __all__ = [
     "GATE_CANDIDATES",
     "GATE_FEATURES",
+    "TOPICAL_FEATURES",
     "Background",
     "GateVerdict",
     "RelevanceGate",
+    "is_lookup",
+    "literal_match",
     "load_background",
     "load_gate",
     "pair_features",
     "personal_features",
+    "slot_match",
     "term_rarity",
 ]
 
@@ -55,6 +59,7 @@ GATE_FEATURES = (
     "shared_name",  # a capitalised name / zh person, place or org shared
     "shared_number",  # a number of 2+ digits, or any digit run in zh, shared
     "answer_type",  # the query asks where / when / how many and the memory holds a place / time / number
+    "about_self",  # the query asks about the asker's own life ("my …", "where do I …", 我的 / 我住 …)
     "first_person",  # the query speaks of "I / my / 我" or to "you remember / 你记得"
     "query_personal",  # P(the query asks about someone's life, not general knowledge / chit-chat), from its vector
     "memory_tokens",  # log tokens of the memory: short memories sit near everything
@@ -64,6 +69,13 @@ _SHARED_RARITY_CAP = 12.0
 # having UNSEEN_ZIPF (the table holds the 30,000 most frequent words of each language)
 _COMMON_ZIPF, _UNSEEN_ZIPF = 7.0, 2.0
 
+# a question about the asker's own life: "my …", a wh-question (not "how do I …", which asks for instructions)
+# whose subject is I, 我的 / 我家 / 我 + a verb of state or plan
+_ABOUT_SELF = re.compile(
+    r"\b(?:my|mine)\b|\b(?:where|when|what|who|which|whom)\b[^?.!]*\b(?:do|did|am|was|have|had|will|can|should) i\b|"
+    r"我的|我家|我们家|我(?:现在|之前|以前|上次|平时|一般|最近)?(?:住|在|是|叫|有|喜欢|爱|要|去|想|对|能|会|该|跟|和)",
+    re.IGNORECASE,
+)
 _FIRST_PERSON = re.compile(
     r"我|咱|俺|\b(?:i|my|me|mine|we|our|us|i'm|i've|i'd)\b|(?:你|您)(?:还)?记得|\bdo you remember\b",
     re.IGNORECASE,
@@ -253,6 +265,7 @@ def pair_features(
     top = float(np.sort(bcos)[-5:].mean())
     q_terms, q_names, q_nums = _terms(query), _names(query), set(_NUMBER.findall(query))
     first_person = 1.0 if _FIRST_PERSON.search(query) else 0.0
+    about_self = 1.0 if _ABOUT_SELF.search(query) else 0.0
     wanted = [holds for asks, holds in _ANSWER_TYPES if asks.search(query)]
     rows = np.zeros((len(memories), len(GATE_FEATURES)), dtype=np.float32)
     for i, (text, cos) in enumerate(zip(memories, cosines, strict=True)):
@@ -267,6 +280,7 @@ def pair_features(
             1.0 if q_names and q_names & _names(text) else 0.0,
             1.0 if q_nums and q_nums & set(_NUMBER.findall(text)) else 0.0,
             1.0 if any(h.search(text) for h in wanted) else 0.0,
+            about_self,
             first_person,
             personal,
             math.log1p(count_tokens(text)),
@@ -275,20 +289,79 @@ def pair_features(
 
 
 def personal_features(query: str, qvec: np.ndarray) -> np.ndarray:
-    """The query model's input: the query vector and whether it speaks in the first person."""
-    first_person = 1.0 if _FIRST_PERSON.search(query) else 0.0
-    return np.append(np.asarray(qvec, dtype=np.float32), np.float32(first_person))
+    """The query model's input: the query vector, whether it speaks in the first person, whether it asks
+    about the asker's own life."""
+    cues = [1.0 if _FIRST_PERSON.search(query) else 0.0, 1.0 if _ABOUT_SELF.search(query) else 0.0]
+    return np.append(np.asarray(qvec, dtype=np.float32), np.asarray(cues, dtype=np.float32))
+
+
+_LOOKUP_MAX_TERMS, _LOOKUP_MIN_RARITY = 4, 1.0
+# what makes a query a sentence rather than a keyword lookup ("Boston", "which editor", "上海 出差"): a question
+# mark, a pronoun, an auxiliary or request verb
+_SENTENCE = re.compile(
+    r"[?？!！~～]|\b(?:what|what's|whats|when|where|which|who|whom|whose|why|how|i|me|my|you|your|we|our|it|is|are|"
+    r"am|was|do|does|did|can|could|would|should|will|tell|give|show|help|convert|good|hey|hi|hello)\b|"
+    r"吗|呢|啊|呀|啦|什么|啥|怎么|咋|为什么|为啥|哪|谁|几|多少|多远|多大|多长|我|你|您|帮|给|讲|请|早上好|晚安|你好",
+    re.IGNORECASE,
+)
+
+
+def is_lookup(query: str) -> bool:
+    """A keyword lookup: a few content words, no question, no pronoun, no verb of a request."""
+    return 0 < len(_terms(query)) <= _LOOKUP_MAX_TERMS and not _SENTENCE.search(query)
+
+
+def literal_match(query: str, memories: Sequence[str]) -> int | None:
+    """For a keyword lookup, the first memory holding its rarest word, else None: what the store literally
+    holds is relevant to a search for it, whatever the cosines say."""
+    if not is_lookup(query):
+        return None
+    stem, word = max(_terms(query).items(), key=lambda kv: term_rarity(kv[1]))
+    if term_rarity(word) < _LOOKUP_MIN_RARITY:
+        return None
+    return next((i for i, m in enumerate(memories) if stem in _terms(m)), None)
+
+
+# A question about one of the user's attributes ("where do I live?") is answered by the memory that fills that
+# slot even when the words differ ("The user moved to Shanghai"): the write path's slot model (judge/slots.py)
+# read on the query vector names the slot asked about when it is this sure, and the query must read as personal.
+_SLOT_SURE, _SLOT_PERSONAL = 0.8, 0.3
+_SLOTS_NOT_ASKED = frozenset(
+    {"other", "plan", "task", "preference"}
+)  # one instance per value, not an attribute
+
+
+def slot_match(qvec: np.ndarray, slots: Sequence[str | None]) -> int | None:
+    """The first candidate whose slot (``subject|slot`` as the write path stores it) is the attribute the
+    query asks about, else None."""
+    from memscribe.judge.slots import guess_slot
+
+    guess = guess_slot(np.asarray(qvec, dtype=np.float32), "profile")
+    if guess.probability < _SLOT_SURE or guess.slot in _SLOTS_NOT_ASKED:
+        return None
+    return next((i for i, s in enumerate(slots) if s and s.rsplit("|", 1)[-1] == guess.slot), None)
 
 
 @dataclass(frozen=True)
 class GateVerdict:
-    """Whether a query's recall passes: the best candidate's P(relevant), the threshold, and which one."""
+    """Whether a query's recall passes, why (``model`` / ``topical`` / ``lookup`` / ``slot`` / ``time window`` / ``no
+    candidates``), the best candidate's P(relevant), the threshold, and which candidate decided."""
 
     passed: bool
     best: float
     threshold: float
     best_index: int | None
     probabilities: tuple[float, ...]
+    reason: str = "model"
+
+
+# the topical model reads only what the query and memory share, not what kind of question it is: a query the
+# query model misreads as general ("coffee", "which editor") still passes when a memory is far more related to it
+# than the background is
+TOPICAL_FEATURES = tuple(
+    f for f in GATE_FEATURES if f not in ("about_self", "first_person", "query_personal")
+)
+_TOPICAL_COLUMNS = [GATE_FEATURES.index(f) for f in TOPICAL_FEATURES]
 
 
 @dataclass(frozen=True)
@@ -296,21 +369,45 @@ class RelevanceGate:
     model: LinearModel  # P(relevant | query, memory) over GATE_FEATURES
     personal: LinearModel  # P(the query asks about someone's life | its vector)
     threshold: float
+    topical: LinearModel  # P(relevant | query, memory) over TOPICAL_FEATURES
+    topical_threshold: float
 
     def personal_p(self, query: str, qvec: np.ndarray) -> float:
         p = self.personal.proba(personal_features(query, qvec))
         return float(p[self.personal.classes.index("personal")])
 
     def judge(
-        self, bg: Background, query: str, qvec: np.ndarray, memories: Sequence[str], cosines: Sequence[float]
+        self,
+        bg: Background,
+        query: str,
+        qvec: np.ndarray,
+        memories: Sequence[str],
+        cosines: Sequence[float],
+        slots: Sequence[str | None] | None = None,
     ) -> GateVerdict:
         memories, cosines = list(memories)[:GATE_CANDIDATES], list(cosines)[:GATE_CANDIDATES]
         if not memories:
-            return GateVerdict(False, 0.0, self.threshold, None, ())
-        x = pair_features(bg, query, qvec, memories, cosines, personal=self.personal_p(query, qvec))
+            return GateVerdict(False, 0.0, self.threshold, None, (), "no candidates")
+        literal = literal_match(query, memories)
+        if literal is not None:
+            return GateVerdict(True, 1.0, self.threshold, literal, (), "lookup")
+        # a keyword lookup asks what the store holds by construction: as personal as a query gets
+        personal = 1.0 if is_lookup(query) else self.personal_p(query, qvec)
+        x = pair_features(bg, query, qvec, memories, cosines, personal=personal)
         p = self.model.proba(x)[:, self._pos]
         i = int(p.argmax())
-        return GateVerdict(bool(p[i] >= self.threshold), float(p[i]), self.threshold, i, tuple(map(float, p)))
+        probs = tuple(map(float, p))
+        if p[i] >= self.threshold:
+            return GateVerdict(True, float(p[i]), self.threshold, i, probs)
+        t = self.topical.proba(x[:, _TOPICAL_COLUMNS])[:, self.topical.classes.index("relevant")]
+        j = int(t.argmax())
+        if t[j] >= self.topical_threshold:
+            return GateVerdict(True, float(t[j]), self.topical_threshold, j, probs, "topical")
+        if slots is not None and personal >= _SLOT_PERSONAL:
+            j = slot_match(qvec, list(slots)[:GATE_CANDIDATES])
+            if j is not None:
+                return GateVerdict(True, float(p[j]), self.threshold, j, probs, "slot")
+        return GateVerdict(False, float(p[i]), self.threshold, i, probs)
 
     @property
     def _pos(self) -> int:
@@ -323,4 +420,13 @@ def load_gate() -> RelevanceGate:
     model = load_model("relevance_gate")
     if tuple(model.meta.get("features", ())) != GATE_FEATURES:
         raise InputError("relevance_gate.npz was trained on other features; retrain it")
-    return RelevanceGate(model, load_model("query_personal"), float(model.meta["threshold"]))
+    topical = load_model("relevance_topical")
+    if tuple(topical.meta.get("features", ())) != TOPICAL_FEATURES:
+        raise InputError("relevance_topical.npz was trained on other features; retrain it")
+    return RelevanceGate(
+        model,
+        load_model("query_personal"),
+        float(model.meta["threshold"]),
+        topical,
+        float(topical.meta["threshold"]),
+    )

@@ -158,6 +158,7 @@ def hybrid_recall(
         return []
     for s in ranked:
         s.why["gate"] = round(verdict.best, 4)
+        s.why["gate_reason"] = verdict.reason
     return ranked
 
 
@@ -174,9 +175,8 @@ def gate_verdict(
     A query that names a time ("what did I do last week?") asks about whatever happened then: a candidate
     inside its window is relevant by time, whatever its words."""
     if window is not None and any(s.why.get("in_window") == "yes" for s in ranked):
-        return GateVerdict(
-            True, 1.0, 0.0, next(i for i, s in enumerate(ranked) if s.why["in_window"] == "yes"), ()
-        )
+        first = next(i for i, s in enumerate(ranked) if s.why["in_window"] == "yes")
+        return GateVerdict(True, 1.0, 0.0, first, (), "time window")
     gate = load_gate()
     return gate.judge(
         load_background(embedder),
@@ -184,4 +184,5 @@ def gate_verdict(
         qvec,
         [s.record.text for s in ranked],
         [float(s.why["cosine"]) for s in ranked],
+        [s.record.facts.slot for s in ranked],
     )
