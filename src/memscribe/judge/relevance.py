@@ -371,6 +371,9 @@ class RelevanceGate:
     threshold: float
     topical: LinearModel  # P(relevant | query, memory) over TOPICAL_FEATURES
     topical_threshold: float
+    # the query-aware model passes a query only when some candidate is at least this topical: reading a query
+    # as personal ("给我写个冒泡排序") must not let any memory through
+    topical_floor: float = 0.0
 
     def personal_p(self, query: str, qvec: np.ndarray) -> float:
         p = self.personal.proba(personal_features(query, qvec))
@@ -397,10 +400,10 @@ class RelevanceGate:
         p = self.model.proba(x)[:, self._pos]
         i = int(p.argmax())
         probs = tuple(map(float, p))
-        if p[i] >= self.threshold:
-            return GateVerdict(True, float(p[i]), self.threshold, i, probs)
         t = self.topical.proba(x[:, _TOPICAL_COLUMNS])[:, self.topical.classes.index("relevant")]
         j = int(t.argmax())
+        if p[i] >= self.threshold and t[j] >= self.topical_floor:
+            return GateVerdict(True, float(p[i]), self.threshold, i, probs)
         if t[j] >= self.topical_threshold:
             return GateVerdict(True, float(t[j]), self.topical_threshold, j, probs, "topical")
         if slots is not None and personal >= _SLOT_PERSONAL:
