@@ -43,7 +43,7 @@ def _store(mem, user, text):
             "My sister Mia moved to Austin last year.",
             "how many ounces in a pound?",
             "Where does my sister live?",
-            "Austin",
+            "austin",
         ),
     ],
 )

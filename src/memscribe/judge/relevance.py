@@ -325,7 +325,7 @@ def literal_match(query: str, memories: Sequence[str]) -> int | None:
 # A question about one of the user's attributes ("where do I live?") is answered by the memory that fills that
 # slot even when the words differ ("The user moved to Shanghai"): the write path's slot model (judge/slots.py)
 # read on the query vector names the slot asked about when it is this sure, and the query must read as personal.
-_SLOT_SURE, _SLOT_PERSONAL = 0.8, 0.3
+_SLOT_SURE, _SLOT_PERSONAL = 0.8, 0.2
 _SLOTS_NOT_ASKED = frozenset(
     {"other", "plan", "task", "preference"}
 )  # one instance per value, not an attribute
