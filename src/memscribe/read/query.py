@@ -61,6 +61,7 @@ def recall_for_query(
         statuses=statuses_for(f, deep=deep),
         deep=deep,
         filters=f,
+        relevance_gate=True,
     )
 
 

