@@ -9,7 +9,10 @@ from memscribe.write.encode_rules import name_subject
 @pytest.mark.parametrize(
     ("said", "written"),
     [
-        ("Playing it helps me get my emotions out.", "Playing it helps Caroline get Caroline's emotions out."),
+        (
+            "Playing it helps me get my emotions out.",
+            "Playing it helps Caroline get Caroline's emotions out.",
+        ),
         ("It makes me feel alive and I love it.", "It makes Caroline feel alive and Caroline loves it."),
         ("Seeing this made me appreciate books.", "Seeing this made Caroline appreciate books."),
         ("I always go hiking on Sundays.", "Caroline always goes hiking on Sundays."),
