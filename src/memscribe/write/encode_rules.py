@@ -189,6 +189,14 @@ _ZH_SUBJECTLESS = re.compile(
 )
 
 
+# ... and one that opens with a time, then a verb of intent or change, dropped it too ("2026-04-01想和…",
+# "今天刚搬完家"), even when 我 comes later in the sentence ("今天想聊聊我的计划")
+_ZH_TIME_THEN_VERB = re.compile(
+    r"^((?:\d{4}-\d{2}(?:-\d{2})?(?:[ T]\d{2}:\d{2})?|今天|昨天|明天|最近|这周|周末)[，,]?)"
+    r"(?=想|要|打算|准备|刚|已经|正在|开始|决定)"
+)
+
+
 def _said(signals: frozenset[str], lang: str) -> str:
     if "suggestion" in signals:
         return "建议" if lang == "zh" else "suggested"
@@ -210,6 +218,24 @@ def _third_person(verb: str) -> str:
     if re.search(r"[^aeiou]y$", v):
         return verb[:-1] + "ies"
     return verb + "s"
+
+
+_SECOND_PERSON = {"zh": re.compile(r"[你您]"), "en": re.compile(r"\byou\b|\byour\b", re.IGNORECASE)}
+_FIRST_PERSON = {
+    "zh": re.compile(r"我"),
+    "en": re.compile(r"\b(?:I|I'm|I've|I'll|I'd|me|my|mine|we|our|us)\b", re.IGNORECASE),
+}
+
+
+def _says_nothing_of_speaker(sentence: str, lang: str) -> bool:
+    """A pleasantry, or a question about the listener with no word about the speaker."""
+    if lx.PLEASANTRY.match(sentence):
+        return True
+    question = bool(lx.QUESTION_END.search(sentence)) or (
+        lang == "zh" and sentence.rstrip("。.").endswith("吗")
+    )
+    key = "zh" if lang == "zh" else "en"
+    return question and bool(_SECOND_PERSON[key].search(sentence)) and not _FIRST_PERSON[key].search(sentence)
 
 
 def name_subject(text: str, subject: str, lang: str) -> str:
@@ -326,6 +352,9 @@ class RuleEncoder:
         )
         # a sentence that only carried a removed sensitive value ("我手机号是[已移除手机号]") says nothing now
         body_sents = [b for b in body_sents if not _REMOVED.search(b)] or body_sents
+        # greetings, thanks and questions about the listener ("早上好，朋友。", "你喜欢看电视剧吗？") say
+        # nothing about the speaker: the memory keeps the rest of the turn
+        body_sents = [b for b in body_sents if not _says_nothing_of_speaker(b, lang)] or body_sents
         sep = "" if lang == "zh" else " "
         body = sep.join(body_sents).strip() or text.strip()
         # "我表哥在南京上班" is about the cousin: the slot is the cousin's, never the speaker's own
@@ -342,6 +371,8 @@ class RuleEncoder:
             canonical = subject[:1].upper() + canonical[1:]  # "the assistant booked …" opens a sentence
         if not _PUNCT_END.search(canonical):
             canonical += "。" if lang == "zh" else "."
+        if lang == "zh":
+            canonical = _ZH_TIME_THEN_VERB.sub(lambda m: f"{m.group(1)}{subject}", canonical, count=1)
         if subject.lower() not in canonical.lower():
             # no 我 / I to rewrite ("去成都的航班改签了", "We moved to Denver"): say whose memory it is
             # no 我 / I to rewrite ("去成都的航班改签了", "We moved to Denver"): say whose memory it is, as
