@@ -97,3 +97,16 @@ def test_error_messages_keep_square_brackets(tmp_path):
     # rich would read "[bold]" in an error text as markup and swallow it (and "pip install 'x[server]'")
     res = runner.invoke(app, ["show", "mem_[bold]x", "--home", str(tmp_path)])
     assert res.exit_code == 2 and "mem_[bold]x" in res.output
+
+
+def test_python_dash_m_runs_the_same_command(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2] / "src")}
+    res = subprocess.run(
+        [sys.executable, "-m", "memscribe", "--help"], capture_output=True, text=True, env=env, timeout=120
+    )
+    assert res.returncode == 0, res.stderr
+    assert "bench" in res.stdout and "add" in res.stdout

@@ -21,7 +21,11 @@ from memscribe import Memory
             ["the user went to a coffee shop"],
             ["friend", "What do you think"],
         ),
-        ("Hi friend, I adopted a cat yesterday. Thank you!", ["The user adopted a cat on 2026-03-31"], ["Thank"]),
+        (
+            "Hi friend, I adopted a cat yesterday. Thank you!",
+            ["The user adopted a cat on 2026-03-31"],
+            ["Thank"],
+        ),
     ],
 )
 def test_a_one_to_one_memory_holds_only_what_the_user_said_of_themselves(tmp_path, said, kept, gone):
