@@ -54,6 +54,4 @@ def test_dev_scenarios_pass_except_the_open_issues():
 # (scenario, check) of the dev file that fail on main today, with the issue that owns them.
 OPEN_DEV_CHECKS = {
     ("zh-unrelated-dev", "context_excludes"),  # #16: an empty context rather than noise
-    ("zh-third-party-dev", "search_top1_contains"),  # #15: a third party has slots of their own
-    ("zh-third-party-dev", "active_count_min"),  # #15
 }

@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import replace
+from datetime import timedelta
 from typing import Any
 
 import numpy as np
@@ -405,7 +406,7 @@ class WritePipeline:
             by_kw = self._keyword_neighbours(user_id, cand)
         # far vector neighbours can neither be duplicates nor the same slot's older value
         sims = {i: sim for i, sim in by_vec if sim >= 0.78}
-        ids = list(dict.fromkeys([*sims, *(i for i, _ in by_kw)]))
+        ids = list(dict.fromkeys([*sims, *(i for i, _ in by_kw), *self._same_day(user_id, cand)]))
         if not ids:
             return []
         recs = self.store.get_memories(ids)
@@ -413,6 +414,20 @@ class WritePipeline:
         if missing:
             sims.update((i, float(np.dot(v, vec))) for i, v in self.store.get_vectors(missing).items())
         return [Neighbour(record=recs[i], similarity=sims[i]) for i in ids if i in recs and i in sims]
+
+    def _same_day(self, user_id: str, cand: Candidate) -> list[str]:
+        """Memories set on the candidate's day: "今天复查了" or "the conference went well" is the report of
+        that day's plan, which neither the embedding nor a keyword may rank near it."""
+        if cand.time_start is None:
+            return []
+        day = cand.time_start.replace(hour=0, minute=0, second=0, microsecond=0)
+        return self.store.time_range_search(
+            user_id,
+            day,
+            day + timedelta(days=1) - timedelta(microseconds=1),
+            k=8,
+            statuses=_NEIGHBOUR_STATUSES,
+        )
 
     def _write_unit(
         self,
