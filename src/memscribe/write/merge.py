@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from datetime import datetime
 
 from memscribe.config import WriteConfig
 from memscribe.decisions import Add, Candidate, Link, Merge, MergeDecision, Supersede, Update
@@ -195,6 +196,15 @@ _CHANGE_MORE = re.compile(
     r"改订|改约|顺延|延到|推到|\b(?:moves to|is moving to|pushed (?:back )?to|bumped to)\b", re.IGNORECASE
 )
 _ASSISTANT = frozenset(ASSISTANT_SUBJECT.values())
+# the learned slots that confirm a rule slot: the model splits what the cue words join ("joined Stripe as a
+# staff engineer" reads as a job title, "we moved to Denver" as travel), but never a gym or a group for a job
+_SLOT_FAMILY: dict[str, frozenset[str]] = {
+    "employer": frozenset({"employer", "job_title", "school"}),
+    "residence": frozenset({"residence", "hometown", "travel_history"}),
+    "relationship": frozenset({"relationship", "family"}),
+    "name": frozenset({"name"}),
+    "phone_pref": frozenset({"contact_pref"}),
+}
 
 
 # a report that a planned thing happened or got done, said without 完成/done: "空调换好了", "签好合同了",
@@ -208,20 +218,27 @@ _COMPLETED = re.compile(
 _OPEN_KINDS = frozenset({"plan", "task"})
 
 
-def _reports_plan_done(c: Candidate, r: MemoryRecord, shared: set[str]) -> str | None:
+def _reports_plan_done(c: Candidate, r: MemoryRecord, shared: set[str], at: datetime | None) -> str | None:
     """Why the new memory reports that the old pending plan or task happened, or None.
 
     The old one must be a pending plan or task and the new one not a plan itself, sharing a content word;
-    then either the new one happened on the plan's very day ("今天复查了" on the appointment's date), or it
-    says the thing got done in words the status cues do not hold ("空调换好了")."""
+    then either the new one happened on the plan's very day ("今天复查了" on the appointment's date), or, once
+    the plan's time has come, it says the thing got done in words the status cues do not hold ("空调换好了")."""
     if r.facts.status != "pending" or r.kind.value not in _OPEN_KINDS or c.kind.value in _OPEN_KINDS:
         return None
     if not shared or c.facts.status == "cancelled":
         return None
     if c.time_start is not None and r.time_start is not None and c.time_start.date() == r.time_start.date():
         return "the planned day's report"
-    if _COMPLETED.search(c.raw) and (
-        c.time_start is None or r.time_start is None or c.time_start >= r.created_at
+    # on another day the plan must have a time that has come, and the words must say more: two content
+    # words in common, not one girl's name ("Your future family is gonna be so lucky" is no plan to close)
+    now = at or c.time_start
+    if (
+        r.time_start is not None
+        and now is not None
+        and now >= r.time_start
+        and len(shared) >= 2
+        and _COMPLETED.search(c.raw)
     ):
         return "reported done"
     return None
@@ -231,7 +248,16 @@ def _kept_both(r: MemoryRecord, blocked: list[str], rule: str) -> Link:
     return Link(target=r.id, type="related", why=f"{rule}, but {'; '.join(blocked)}: both kept")
 
 
-def decide_merge(c: Candidate, neighbours: list[Neighbour], cfg: WriteConfig) -> MergeDecision:
+def decide_merge(
+    c: Candidate,
+    neighbours: list[Neighbour],
+    cfg: WriteConfig,
+    *,
+    at: datetime | None = None,
+    learned_slot: str | None = None,
+) -> MergeDecision:
+    """``at`` is when the new memory was said; ``learned_slot`` the slot model's reading of it (judge/slots.py):
+    a rule slot the model does not confirm ("joined a new activist group" is no employer) supersedes nothing."""
     same_subject = [n for n in neighbours if (n.record.facts.subject or "user") == c.subject]
     same_subject.sort(key=lambda n: -n.similarity)
     # what the assistant booked or set up is the user's plan: the user's "复查了" reports that booking done
@@ -251,6 +277,13 @@ def decide_merge(c: Candidate, neighbours: list[Neighbour], cfg: WriteConfig) ->
         if c.slot and r.facts.slot == c.slot:
             if _new_value(c, r) or c.change:
                 blocked = supersede_blockers(c.raw, r.raw, lang)
+                base = c.slot.split("|", 1)[-1]
+                if (
+                    learned_slot is not None
+                    and ":" not in base
+                    and learned_slot not in _SLOT_FAMILY.get(base, {base})
+                ):
+                    blocked.append(f"the slot model reads it as {learned_slot}, not {base}")
                 if not blocked:
                     return Supersede(target=r.id, why=f"newer value for slot {c.slot.split('|', 1)[-1]}")
                 held = held or _kept_both(r, blocked, f"the same slot {c.slot.split('|', 1)[-1]}")
@@ -265,7 +298,7 @@ def decide_merge(c: Candidate, neighbours: list[Neighbour], cfg: WriteConfig) ->
     for n in plans_of:
         # a plan is identified by its words and its day, not by how close the sentences sound
         r = n.record
-        done = _reports_plan_done(c, r, _shared_content(c, r))
+        done = _reports_plan_done(c, r, _shared_content(c, r), at)
         if done:
             blocked = supersede_blockers(c.raw, r.raw, lang, people=False)
             if not blocked:

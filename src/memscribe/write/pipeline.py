@@ -25,6 +25,7 @@ import numpy as np
 from memscribe.config import Settings
 from memscribe.decisions import Add, Candidate, FilterDecision, MergeDecision, Noop, Supersede, Update
 from memscribe.decisions import Merge as MergeDecisionMerge
+from memscribe.judge.slots import guess_slot
 from memscribe.lang.address import strip_vocatives
 from memscribe.lang.clauses import split_sentences
 from memscribe.lang.entities import extract_entities
@@ -453,7 +454,14 @@ class WritePipeline:
         decision: MergeDecision = Add()
         if cand.layer != Layer.working:
             neighbours = self._neighbours(req.user_id, cand, vec, keyword_hits)
-            decision = _redelivered(unit.message_ids, neighbours) or decide_merge(cand, neighbours, self.cfg)
+            decision = _redelivered(unit.message_ids, neighbours) or decide_merge(
+                cand,
+                neighbours,
+                self.cfg,
+                at=a.message.at or req.at,
+                # a rule slot (a cue word) is confirmed by the learned slot model before it may supersede
+                learned_slot=guess_slot(vec, cand.kind.value).slot if cand.slot else None,
+            )
         if vaulted and isinstance(decision, MergeDecisionMerge | Update):
             # placeholders hide the values: "寄到[地址#1]" twice may be two different addresses. The newer
             # statement carries its own sealed value and replaces the older one (kept in history)
