@@ -91,6 +91,12 @@ def _status(mem: Memory, uid: str, word: str) -> set[Status]:
         ("已下单：锅具三件套，订单号JD7731029。", "已经改成另一家了，订单号CC20241113。", "JD7731029"),
         # a question states nothing
         ("I live in Boston.", "Have you ever moved to Denver?", "Boston"),
+        # a cue word is no slot: joining a gym is no new employer (the slot model reads it as something else)
+        (
+            "I work at Costco as a shift lead.",
+            "I joined a gym near the lake last week, so much fun!",
+            "Costco",
+        ),
         # an opposite polarity alone is no change: two feelings a month apart are both true
         ("我最近特别喜欢跑步，每天早上都跑。", "今天下雨没跑步，有点不开心。", "每天早上"),
     ],
