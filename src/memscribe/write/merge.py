@@ -1,18 +1,25 @@
 """Merge: reconcile a candidate with what the store already holds. Pure decision logic, no I/O.
 
+Precision first (issue #15, DESIGN §8.3): a wrong supersede hides a true fact, a missed one leaves two dated
+facts, newest first. Every supersede below first passes ``write/supersede_guard.py`` (no third party on one
+side only, no two different ids, no question or supposition); a blocked one keeps both, linked as related.
+
 Order of judgement, per neighbour (same user scope, same subject):
 1. the same slot with another value (city, employer, a changed meeting or flight) -> Supersede;
 2. an exception to an existing rule (周末别打扰 + 周六上午可以开短会) -> Link(supplements);
 3. the same statement again (paraphrase; nothing distinguishing differs) -> Merge (sources + version);
-4. a stated change of a similar fact (改签, moved, rescheduled) sharing an anchor -> Supersede;
-5. the opposite polarity of the same topic, newer and explicit -> Supersede;
-otherwise Add. Different ids, numbers, dates or people are never collapsed.
+4. a plan or task the new memory says is done or cancelled, sharing its words -> Supersede;
+5. a stated change of a similar fact (改签, moved, rescheduled) sharing an anchor -> Supersede;
+6. a stance the new memory says has changed (现在不喝了, no longer) about the same thing -> Supersede;
+otherwise Add. Different ids, numbers, dates or people are never collapsed. An opposite polarity alone is
+no change: "那天没课" after "大后天下午可以", or two feelings a month apart, are both true.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from datetime import datetime
 
 from memscribe.config import WriteConfig
 from memscribe.decisions import Add, Candidate, Link, Merge, MergeDecision, Supersede, Update
@@ -21,6 +28,8 @@ from memscribe.lang.text import keyword_terms
 from memscribe.lang.timeparse_en import MONTHS as _MONTHS_FULL
 from memscribe.lang.timeparse_en import WEEKDAYS as _WDS
 from memscribe.models import MemoryRecord
+from memscribe.write.assistant import ASSISTANT_SUBJECT
+from memscribe.write.supersede_guard import supersede_blockers
 
 __all__ = ["Neighbour", "decide_merge", "distinguishing"]
 
@@ -162,26 +171,139 @@ def adds_detail(new: str, old: str) -> bool:
     return bool(tn - to) and not (to - tn)
 
 
-def decide_merge(c: Candidate, neighbours: list[Neighbour], cfg: WriteConfig) -> MergeDecision:
+def _norm_value(v: str | None) -> str:
+    return re.sub(r"[\s\W_]+", "", (v or "").lower())
+
+
+def _new_value(c: Candidate, r: MemoryRecord) -> bool:
+    """Both name a value for the slot and neither contains the other ("Denver" vs "Boston"; not "Google" vs
+    "Google Cloud")."""
+    old, new = _norm_value(r.facts.value), _norm_value(c.facts.value)
+    return bool(old and new) and old not in new and new not in old
+
+
+def _shared_content(c: Candidate, r: MemoryRecord) -> set[str]:
+    """Content words both raw texts hold, people's names left out: "Ruby" in two sentences is one girl, not
+    one topic."""
+    # (English names only: the Chinese name finder also takes "喝咖啡" for a person)
+    names = {x.lower() for x in (*c.facts.people, *r.facts.people)} if c.facts.lang == "en" else set()
+    return {t for t in (_topic_terms(c.raw) & _topic_terms(r.raw)) - _SOFT if t.lower() not in names}
+
+
+# change words the trigger's cue list does not hold: "改订每周五的课", "会员卡到期日顺延到2月17日",
+# "the closure moves to 21-26 October"
+_CHANGE_MORE = re.compile(
+    r"改订|改约|顺延|延到|推到|\b(?:moves to|is moving to|pushed (?:back )?to|bumped to)\b", re.IGNORECASE
+)
+_ASSISTANT = frozenset(ASSISTANT_SUBJECT.values())
+# the learned slots that confirm a rule slot: the model splits what the cue words join ("joined Stripe as a
+# staff engineer" reads as a job title, "we moved to Denver" as travel), but never a gym or a group for a job
+_SLOT_FAMILY: dict[str, frozenset[str]] = {
+    "employer": frozenset({"employer", "job_title", "school"}),
+    "residence": frozenset({"residence", "hometown", "travel_history"}),
+    "relationship": frozenset({"relationship", "family"}),
+    "name": frozenset({"name"}),
+    "phone_pref": frozenset({"contact_pref"}),
+}
+
+
+# a report that a planned thing happened or got done, said without 完成/done: "空调换好了", "签好合同了",
+# "拔完牙", "交给周老师了", "the conference went well", "I finally wrapped that up"
+_COMPLETED = re.compile(
+    r"[换签做写弄办修装拔交搞买]好了?|[做写弄办拔看吃改交]完|按时交|交给.{1,6}了|已经?交"
+    r"|\b(?:went well|went great|wrapped (?:it |that |this )?up|took place|got back from|is over|was over|"
+    r"was (?:great|amazing|awesome)|were (?:great|amazing))\b",
+    re.IGNORECASE,
+)
+_OPEN_KINDS = frozenset({"plan", "task"})
+
+
+def _reports_plan_done(c: Candidate, r: MemoryRecord, shared: set[str], at: datetime | None) -> str | None:
+    """Why the new memory reports that the old pending plan or task happened, or None.
+
+    The old one must be a pending plan or task and the new one not a plan itself, sharing a content word;
+    then either the new one happened on the plan's very day ("今天复查了" on the appointment's date), or, once
+    the plan's time has come, it says the thing got done in words the status cues do not hold ("空调换好了")."""
+    if r.facts.status != "pending" or r.kind.value not in _OPEN_KINDS or c.kind.value in _OPEN_KINDS:
+        return None
+    if not shared or c.facts.status == "cancelled":
+        return None
+    if c.time_start is not None and r.time_start is not None and c.time_start.date() == r.time_start.date():
+        return "the planned day's report"
+    # on another day the plan must have a time that has come, and the words must say more: two content
+    # words in common, not one girl's name ("Your future family is gonna be so lucky" is no plan to close)
+    now = at or c.time_start
+    if (
+        r.time_start is not None
+        and now is not None
+        and now >= r.time_start
+        and len(shared) >= 2
+        and _COMPLETED.search(c.raw)
+    ):
+        return "reported done"
+    return None
+
+
+def _kept_both(r: MemoryRecord, blocked: list[str], rule: str) -> Link:
+    return Link(target=r.id, type="related", why=f"{rule}, but {'; '.join(blocked)}: both kept")
+
+
+def decide_merge(
+    c: Candidate,
+    neighbours: list[Neighbour],
+    cfg: WriteConfig,
+    *,
+    at: datetime | None = None,
+    learned_slot: str | None = None,
+) -> MergeDecision:
+    """``at`` is when the new memory was said; ``learned_slot`` the slot model's reading of it (judge/slots.py):
+    a rule slot the model does not confirm ("joined a new activist group" is no employer) supersedes nothing."""
     same_subject = [n for n in neighbours if (n.record.facts.subject or "user") == c.subject]
     same_subject.sort(key=lambda n: -n.similarity)
+    # what the assistant booked or set up is the user's plan: the user's "复查了" reports that booking done
+    plans_of = same_subject
+    if c.subject not in _ASSISTANT:
+        plans_of = same_subject + sorted(
+            (n for n in neighbours if n.record.facts.subject in _ASSISTANT), key=lambda n: -n.similarity
+        )
+    change = c.change or bool(_CHANGE_MORE.search(c.raw))
     cand_anchors = c.facts.anchors()
     cand_dist = _distinguishing(c.facts, c.text)
-    cand_topic = _topic_terms(c.raw)
+    lang = c.facts.lang or "en"
+    held: Link | None = None  # a supersede a guard stopped: the first such neighbour is linked as related
 
     for n in same_subject:
         r = n.record
         if c.slot and r.facts.slot == c.slot:
-            old_val = r.facts.value
-            new_val = c.facts.value
-            if (old_val and new_val and old_val != new_val) or c.change or cand_dist != distinguishing(r):
-                return Supersede(target=r.id, why=f"newer value for slot {c.slot.split('|', 1)[-1]}")
+            if _new_value(c, r) or c.change:
+                blocked = supersede_blockers(c.raw, r.raw, lang)
+                base = c.slot.split("|", 1)[-1]
+                if (
+                    learned_slot is not None
+                    and ":" not in base
+                    and learned_slot not in _SLOT_FAMILY.get(base, {base})
+                ):
+                    blocked.append(f"the slot model reads it as {learned_slot}, not {base}")
+                if not blocked:
+                    return Supersede(target=r.id, why=f"newer value for slot {c.slot.split('|', 1)[-1]}")
+                held = held or _kept_both(r, blocked, f"the same slot {c.slot.split('|', 1)[-1]}")
+                continue
             if n.similarity >= cfg.slot_similarity:
                 return Merge(
                     target=r.id,
                     why=f"same value for slot {c.slot.split('|', 1)[-1]}",
                     similarity=n.similarity,
                 )
+
+    for n in plans_of:
+        # a plan is identified by its words and its day, not by how close the sentences sound
+        r = n.record
+        done = _reports_plan_done(c, r, _shared_content(c, r), at)
+        if done:
+            blocked = supersede_blockers(c.raw, r.raw, lang, people=False)
+            if not blocked:
+                return Supersede(target=r.id, why=f"plan done: {done}")
+            held = held or _kept_both(r, blocked, f"plan done: {done}")
 
     for n in same_subject:
         r = n.record
@@ -210,32 +332,40 @@ def decide_merge(c: Candidate, neighbours: list[Neighbour], cfg: WriteConfig) ->
             and not substitutes(c.raw, r.raw)
         ):
             return Merge(target=r.id, why="says the same thing again", similarity=round(n.similarity, 4))
-        shares_anchor = bool(cand_anchors & r.facts.anchors()) or len(cand_topic & _topic_terms(r.raw)) >= 2
+        shared = _shared_content(c, r)
+        shares_anchor = bool(cand_anchors & r.facts.anchors()) or len(shared) >= 2
         closes_task = c.facts.status in ("done", "cancelled") and r.facts.status == "pending"
-        if closes_task and r.kind.value in ("task", "plan") and len(cand_topic & _topic_terms(r.raw)) >= 1:
-            return Supersede(target=r.id, why=f"task {c.facts.status}")
-        if c.change and shares_anchor and r.kind == c.kind:
-            return Supersede(target=r.id, why="stated change of an earlier fact")
-        if c.change and shares_anchor and {r.kind.value, c.kind.value} <= {"plan", "event", "task"}:
-            return Supersede(target=r.id, why="stated change of an earlier plan")
-        if (
-            polarity_differs
-            and n.similarity >= cfg.duplicate_similarity - 0.03
-            and r.kind == c.kind
-            and len((cand_topic & _topic_terms(r.raw)) - _SOFT) >= 2
-        ):
-            # precision first: similar sentences of one kind are not yet the same thing ("那天没课" after
-            # "大后天下午可以" shares a topic, not an object); a negation replaces only what it negates
-            return Supersede(target=r.id, why="newer statement with the opposite polarity")
+        if closes_task and r.kind.value in ("task", "plan") and shared:
+            blocked = supersede_blockers(c.raw, r.raw, lang, people=False)
+            if not blocked:
+                return Supersede(target=r.id, why=f"task {c.facts.status}")
+            held = held or _kept_both(r, blocked, f"task {c.facts.status}")
+            continue
+        dated_pair = {r.kind.value, c.kind.value} <= {"plan", "event", "task"}
+        if change and shares_anchor and (r.kind == c.kind or dated_pair):
+            # a plan's new date is identified by the plan; a changed fact also by whom it is about
+            blocked = supersede_blockers(c.raw, r.raw, lang, people=not dated_pair)
+            if not blocked:
+                return Supersede(
+                    target=r.id,
+                    why="stated change of an earlier plan"
+                    if dated_pair
+                    else "stated change of an earlier fact",
+                )
+            held = held or _kept_both(r, blocked, "a stated change")
+            continue
         if (
             polarity_differs
             and _STANCE_CHANGE.search(c.raw)
             and {r.kind.value, c.kind.value} <= _LIKING_KINDS
-            and len((cand_topic & _topic_terms(r.raw)) - _SOFT) >= 2
+            and len(shared) >= 2
         ):
             # "我喜欢喝咖啡" then "我现在不喝咖啡了": the same object, liked then refused (one is encoded as a
             # preference, the other as a constraint); the newer stance replaces the older one
-            return Supersede(
-                target=r.id, why="newer statement with the opposite polarity about the same thing"
-            )
-    return Add()
+            blocked = supersede_blockers(c.raw, r.raw, lang)
+            if not blocked:
+                return Supersede(
+                    target=r.id, why="newer statement with the opposite polarity about the same thing"
+                )
+            held = held or _kept_both(r, blocked, "a changed stance")
+    return held or Add()

@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import replace
+from datetime import timedelta
 from typing import Any
 
 import numpy as np
@@ -24,6 +25,7 @@ import numpy as np
 from memscribe.config import Settings
 from memscribe.decisions import Add, Candidate, FilterDecision, MergeDecision, Noop, Supersede, Update
 from memscribe.decisions import Merge as MergeDecisionMerge
+from memscribe.judge.slots import guess_slot
 from memscribe.lang.address import strip_vocatives
 from memscribe.lang.clauses import split_sentences
 from memscribe.lang.entities import extract_entities
@@ -414,7 +416,7 @@ class WritePipeline:
             by_kw = self._keyword_neighbours(user_id, cand)
         # far vector neighbours can neither be duplicates nor the same slot's older value
         sims = {i: sim for i, sim in by_vec if sim >= 0.78}
-        ids = list(dict.fromkeys([*sims, *(i for i, _ in by_kw)]))
+        ids = list(dict.fromkeys([*sims, *(i for i, _ in by_kw), *self._same_day(user_id, cand)]))
         if not ids:
             return []
         recs = self.store.get_memories(ids)
@@ -422,6 +424,20 @@ class WritePipeline:
         if missing:
             sims.update((i, float(np.dot(v, vec))) for i, v in self.store.get_vectors(missing).items())
         return [Neighbour(record=recs[i], similarity=sims[i]) for i in ids if i in recs and i in sims]
+
+    def _same_day(self, user_id: str, cand: Candidate) -> list[str]:
+        """Memories set on the candidate's day: "今天复查了" or "the conference went well" is the report of
+        that day's plan, which neither the embedding nor a keyword may rank near it."""
+        if cand.time_start is None:
+            return []
+        day = cand.time_start.replace(hour=0, minute=0, second=0, microsecond=0)
+        return self.store.time_range_search(
+            user_id,
+            day,
+            day + timedelta(days=1) - timedelta(microseconds=1),
+            k=8,
+            statuses=_NEIGHBOUR_STATUSES,
+        )
 
     def _write_unit(
         self,
@@ -447,7 +463,14 @@ class WritePipeline:
         decision: MergeDecision = Add()
         if cand.layer != Layer.working:
             neighbours = self._neighbours(req.user_id, cand, vec, keyword_hits)
-            decision = _redelivered(unit.message_ids, neighbours) or decide_merge(cand, neighbours, self.cfg)
+            decision = _redelivered(unit.message_ids, neighbours) or decide_merge(
+                cand,
+                neighbours,
+                self.cfg,
+                at=a.message.at or req.at,
+                # a rule slot (a cue word) is confirmed by the learned slot model before it may supersede
+                learned_slot=guess_slot(vec, cand.kind.value).slot if cand.slot else None,
+            )
         if vaulted and isinstance(decision, MergeDecisionMerge | Update):
             # placeholders hide the values: "寄到[地址#1]" twice may be two different addresses. The newer
             # statement carries its own sealed value and replaces the older one (kept in history)
