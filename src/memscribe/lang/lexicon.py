@@ -285,6 +285,25 @@ REACTION_ZH = re.compile(
     r"^(?:哇|哇塞|太棒了|真棒|真好|好厉害|厉害|恭喜|哈哈+|嗯+|好的|谢谢|加油|不错|真不错|太好了)[！!。～~]*$"
 )
 
+# People of the speaker's circle, as one speaks of them: relatives, partners, friends, colleagues. One list for
+# the subject of a statement (lang/subject.py) and the supersede guard (write/supersede_guard.py). Chinese
+# longest first, so 表哥 is read before 哥哥 and 男朋友 before 朋友.
+_CIRCLE_ZH_WORDS = (
+    "妈妈 老妈 母亲 爸爸 老爸 父亲 爸妈 父母 老婆 老公 妻子 丈夫 太太 爱人 媳妇 女朋友 男朋友 女友 男友 对象 "
+    "未婚妻 未婚夫 前男友 前女友 前妻 前夫 女儿 儿子 孩子 闺女 宝宝 哥哥 姐姐 弟弟 妹妹 爷爷 奶奶 外公 外婆 "
+    "姥姥 姥爷 叔叔 阿姨 舅舅 舅妈 姑姑 姨妈 小姨 婶婶 伯伯 表哥 表姐 表弟 表妹 堂哥 堂姐 堂弟 堂妹 侄子 侄女 "
+    "外甥 外甥女 孙子 孙女 岳父 岳母 公公 婆婆 家人 同事 朋友 好友 闺蜜 兄弟 哥们 室友 舍友 老板 领导 上司 "
+    "经理 主管 同学 邻居 老师 导师 客户 师傅 徒弟 合伙人 搭档 房东 教练 医生"
+)
+CIRCLE_ZH = tuple(sorted(set(_CIRCLE_ZH_WORDS.split()), key=lambda w: (-len(w), w)))
+CIRCLE_EN = (
+    r"mom|mother|mum|dad|father|parents|wife|husband|partner|girlfriend|boyfriend|gf|bf|fianc[ée]e?|spouse|"
+    r"daughter|son|kids?|children|child|baby|sister|brother|siblings?|grandma|grandmother|grandpa|grandfather|"
+    r"grandparents|aunt|uncle|cousin|niece|nephew|in-laws?|colleagues?|co-?workers?|friends?|buddy|bestie|"
+    r"roommates?|flatmates?|boss|manager|neighbou?rs?|classmates?|teacher|landlord|landlady|coach|doctor|"
+    r"therapist|teammates?|client|mentor|family"
+)
+
 # Greetings, thanks and farewells: they open or close a talk and never answer a question, even when
 # they follow one ("How can I help you today?" / "你好").
 PLEASANTRY = re.compile(

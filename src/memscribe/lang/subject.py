@@ -11,25 +11,15 @@ import re
 
 import rjieba
 
+from memscribe.lang import lexicon as lx
+
 __all__ = ["ZH_MY_RELATION", "ThirdParty", "third_party"]
 
-# people one speaks of by their relation to oneself; longest first so 哥哥 wins over 哥
-_RELATIONS_ZH = (
-    "爸爸 妈妈 爸 妈 父亲 母亲 爹 娘 哥哥 姐姐 弟弟 妹妹 哥 姐 弟 妹 表哥 表姐 表弟 表妹 堂哥 堂姐 堂弟 堂妹 "
-    "老公 老婆 丈夫 妻子 爱人 媳妇 男朋友 女朋友 男友 女友 对象 未婚夫 未婚妻 前男友 前女友 前妻 前夫 儿子 女儿 "
-    "孩子 闺女 宝宝 爷爷 奶奶 外公 外婆 姥姥 姥爷 叔叔 阿姨 舅舅 舅妈 姑姑 姨妈 小姨 婶婶 伯伯 侄子 侄女 外甥 "
-    "外甥女 孙子 孙女 岳父 岳母 公公 婆婆 同事 老板 领导 上司 经理 主管 朋友 好友 室友 舍友 同学 邻居 闺蜜 "
-    "哥们 兄弟 家人 爸妈 父母 老师 医生 客户 合伙人 搭档 师傅 徒弟 导师"
-)
-_KIN_ZH = sorted(_RELATIONS_ZH.split(), key=len, reverse=True)
+# right after 我 a one-character kin word is unambiguous too (我哥, 我妈); longest first so 哥哥 wins over 哥
+_KIN_ZH = sorted({*lx.CIRCLE_ZH, "爸", "妈", "爹", "娘", "哥", "姐", "弟", "妹"}, key=lambda w: (-len(w), w))
 # 我表哥 -> 用户的表哥 (a bare 用户表哥 reads as one word)
 ZH_MY_RELATION = re.compile(rf"我(?=(?:{'|'.join(map(re.escape, _KIN_ZH))}))")
-_KIN_EN = (
-    r"mom|mum|mother|dad|father|parents|brother|sister|siblings?|cousin|aunt|uncle|grandma|grandmother|grandpa|"
-    r"grandfather|grandparents|husband|wife|partner|boyfriend|girlfriend|fianc[ée]e?|spouse|son|daughter|kids?|"
-    r"children|child|baby|niece|nephew|in-laws|friends?|colleagues?|co-?workers?|boss|manager|roommates?|"
-    r"flatmates?|neighbou?rs?|teacher|doctor|therapist|landlord|landlady|client|mentor|coach|classmates?|family"
-)
+_KIN_EN = lx.CIRCLE_EN
 # a time or an adverb may come first ("上周我表哥…", "Last week my sister …")
 _ZH_LEAD = r"(?:(?:今天|昨天|前天|明天|后天|最近|上周|下周|这周|本周|上个月|下个月|这个月|去年|今年|明年|周末|刚才|其实)[，,]?)?"
 _ZH = re.compile(rf"^{_ZH_LEAD}我(的)?({'|'.join(map(re.escape, _KIN_ZH))})(?![们家里])")

@@ -24,20 +24,8 @@ from memscribe.lang.clauses import split_sentences
 
 __all__ = ["asks_or_supposes", "ids_of", "supersede_blockers", "third_parties"]
 
-# people of the speaker's circle (longest first, so 表哥 is read before 哥 and 男朋友 before 朋友)
-_CIRCLE_ZH_WORDS = (
-    "妈妈 老妈 母亲 爸爸 老爸 父亲 爸妈 父母 老婆 老公 妻子 丈夫 太太 爱人 媳妇 女朋友 男朋友 女友 男友 对象 "
-    "未婚妻 未婚夫 女儿 儿子 孩子 闺女 宝宝 哥哥 姐姐 弟弟 妹妹 爷爷 奶奶 外公 外婆 姥姥 姥爷 叔叔 阿姨 舅舅 "
-    "舅妈 姑姑 姨妈 婶婶 表哥 表姐 表弟 表妹 堂哥 堂姐 堂弟 堂妹 侄子 侄女 外甥 外甥女 岳父 岳母 公公 婆婆 "
-    "同事 朋友 好友 闺蜜 兄弟 室友 舍友 老板 领导 上司 经理 同学 邻居 老师 导师 客户 师傅 合伙人 房东 教练 医生"
-)
-_CIRCLE_ZH = sorted(_CIRCLE_ZH_WORDS.split(), key=len, reverse=True)
-_CIRCLE_EN = (
-    r"mom|mother|mum|dad|father|parents|wife|husband|partner|girlfriend|boyfriend|gf|bf|fianc[ée]e?|spouse|"
-    r"daughter|son|kids?|children|child|baby|sister|brother|siblings?|grandma|grandmother|grandpa|grandfather|"
-    r"grandparents|aunt|uncle|cousin|niece|nephew|in-laws?|colleague|coworker|co-worker|friends?|buddy|bestie|"
-    r"roommate|flatmate|boss|manager|neighbou?r|classmate|teacher|landlord|coach|doctor|teammate|client|mentor"
-)
+_CIRCLE_ZH = lx.CIRCLE_ZH
+_CIRCLE_EN = lx.CIRCLE_EN
 _MODIFIER_EN = r"(?:(?:older|younger|little|big|elder|new|old|best|twin|step|ex-?|close|good)\s+)?"
 _CIRCLE_EN_RE = re.compile(
     r"\b(?:my|our|his|her|their|[A-Z][a-z]+['’]s)\s+" + _MODIFIER_EN + r"(" + _CIRCLE_EN + r")\b"
