@@ -227,15 +227,16 @@ _FIRST_PERSON = {
 }
 
 
-def _says_nothing_of_speaker(sentence: str, lang: str) -> bool:
-    """A pleasantry, or a question about the listener with no word about the speaker."""
-    if lx.PLEASANTRY.match(sentence):
+def _says_nothing_of_speaker(sentence: Sentence, lang: str) -> bool:
+    """A pleasantry, or a question (as the splitter read it) about the listener with no word about the speaker."""
+    if lx.PLEASANTRY.match(sentence.text):
         return True
-    question = bool(lx.QUESTION_END.search(sentence)) or (
-        lang == "zh" and sentence.rstrip("。.").endswith("吗")
-    )
     key = "zh" if lang == "zh" else "en"
-    return question and bool(_SECOND_PERSON[key].search(sentence)) and not _FIRST_PERSON[key].search(sentence)
+    return (
+        sentence.question
+        and bool(_SECOND_PERSON[key].search(sentence.text))
+        and not _FIRST_PERSON[key].search(sentence.text)
+    )
 
 
 def name_subject(text: str, subject: str, lang: str) -> str:
@@ -347,14 +348,13 @@ class RuleEncoder:
     ) -> Candidate:
         lang = detect_lang(text)
         subject = speaker or ("用户" if lang == "zh" else "the user")
-        body_sents = (
-            [s.text for s in sentences if s.informative] if conversational else [s.text for s in sentences]
-        )
-        # a sentence that only carried a removed sensitive value ("我手机号是[已移除手机号]") says nothing now
-        body_sents = [b for b in body_sents if not _REMOVED.search(b)] or body_sents
+        said = [s for s in sentences if s.informative] if conversational else list(sentences)
         # greetings, thanks and questions about the listener ("早上好，朋友。", "你喜欢看电视剧吗？") say
         # nothing about the speaker: the memory keeps the rest of the turn
-        body_sents = [b for b in body_sents if not _says_nothing_of_speaker(b, lang)] or body_sents
+        said = [s for s in said if not _says_nothing_of_speaker(s, lang)] or said
+        body_sents = [s.text for s in said]
+        # a sentence that only carried a removed sensitive value ("我手机号是[已移除手机号]") says nothing now
+        body_sents = [b for b in body_sents if not _REMOVED.search(b)] or body_sents
         sep = "" if lang == "zh" else " "
         body = sep.join(body_sents).strip() or text.strip()
         # "我表哥在南京上班" is about the cousin: the slot is the cousin's, never the speaker's own
