@@ -3,6 +3,8 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 export OMP_NUM_THREADS ?= 1
+# LoCoMo's locomo10.json from github.com/snap-research/locomo (README, Benchmarks); not in the repository
+LOCOMO ?= data/locomo/locomo10.json
 
 .PHONY: demo test test-fast lint format bench clean
 
@@ -37,8 +39,9 @@ test-fast: $(VENV)/.installed-dev lint
 	$(BIN)/python -m pytest -q -m "not slow"
 
 bench: $(VENV)/.installed-dev
-	$(BIN)/memscribe bench locomo --data ../shared/datasets/locomo/locomo_dev.json --budget 300,1000 --out bench-out
-	$(BIN)/memscribe bench scenarios --data ../shared/datasets/scenarios_dev.json --out bench-out
+	@test -f $(LOCOMO) || { echo "no $(LOCOMO): download locomo10.json (README, Benchmarks) or set LOCOMO=PATH"; exit 2; }
+	$(BIN)/memscribe bench locomo --data $(LOCOMO) --budget 300,1000 --out bench-out
+	$(BIN)/memscribe bench scenarios --data tests/scenarios/scenarios.json --out bench-out
 	$(BIN)/memscribe bench speed --n 10000,100000 --out bench-out
 
 clean:

@@ -295,3 +295,50 @@ def test_user_assistant_turns_keep_their_role_as_the_judge_sends_them():
     ]
     assert session["date"] == "9:00 am on 3 June, 2023" and session["at"] == "2023-06-03T09:00:00+00:00"
     assert turns[1] == ("D1:2", "assistant: 已订好周五晚上七点。", 1)
+
+
+def test_bench_scenarios_writes_a_markdown_report_with_the_failed_check(tmp_path):
+    """`memscribe bench scenarios` writes report.md like the other benches: the pass count and, for a
+    failed check, the scenario, the check type and why."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from memscribe.interfaces.cli import app
+
+    data = {
+        "scenarios": [
+            {
+                "id": "en-tea",
+                "user": "u-tea",
+                "steps": [
+                    {
+                        "at": "2026-04-01T09:00:00+00:00",
+                        "messages": [{"role": "user", "content": "I drink green tea every morning."}],
+                    }
+                ],
+                "checks": [
+                    {
+                        "type": "search_top1_contains",
+                        "query": "What do I drink in the morning?",
+                        "expect_any": ["green tea"],
+                    },
+                    {
+                        "type": "search_top1_contains",
+                        "query": "What do I drink in the morning?",
+                        "expect_any": ["espresso"],
+                    },
+                ],
+            }
+        ]
+    }
+    path = tmp_path / "sc.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    out = tmp_path / "out"
+    res = CliRunner().invoke(app, ["bench", "scenarios", "--data", str(path), "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    report = (out / "report.md").read_text(encoding="utf-8")
+    assert "## Scenarios" in report and "**1 / 2**" in report
+    assert "| en-tea | 1 / 2 |" in report
+    assert "en-tea · search_top1_contains" in report  # the failed check is listed with its reason
+    assert json.loads((out / "results.json").read_text())["scenarios"]["passed"] == 1

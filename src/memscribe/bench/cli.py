@@ -15,9 +15,7 @@ console = Console()
 
 @bench_app.command("scenarios")
 def bench_scenarios(
-    data: Path = typer.Option(
-        ..., "--data", help="Scenario file (format of shared/datasets/scenarios_dev.json)"
-    ),
+    data: Path = typer.Option(..., "--data", help="Scenario file (format of tests/scenarios/scenarios.json)"),
     out: Path | None = typer.Option(None, "--out", help="Folder for scenarios.json"),
 ) -> None:
     """Run a scenario file (update, conflict, negation, dedup, time, privacy) and score every check."""
@@ -39,7 +37,9 @@ def _int_list(value: str, option: str) -> list[int]:
 @bench_app.command("locomo")
 def bench_locomo(
     data: Path = typer.Option(
-        ..., "--data", help="LoCoMo JSON (e.g. shared/datasets/locomo/locomo_dev.json)"
+        ...,
+        "--data",
+        help="LoCoMo JSON (e.g. data/locomo/locomo10.json from github.com/snap-research/locomo)",
     ),
     budget: str = typer.Option("500,1000,2000", "--budget", help="Context token budgets, comma list"),
     out: Path = typer.Option(Path("bench-out"), "--out", help="Folder for results.json, report.md and plots"),

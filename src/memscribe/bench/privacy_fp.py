@@ -23,7 +23,8 @@ from pathlib import Path
 
 from memscribe.write.protect import protect
 
-DATASETS = Path("/work/shared/datasets")
+# the dev datasets sit beside a clone of the repository (they are not part of it); --root names another folder
+DATASETS = Path(__file__).resolve().parents[3].parent / "shared" / "datasets"
 _PLACEHOLDER = re.compile(r"\[(?:已移除)?[^\[\]]{1,20}?(?:#\d+| removed)?\]")
 
 

@@ -449,7 +449,35 @@ def render_markdown(doc: dict[str, Any]) -> str:
         ]
     if "speed" in doc:
         lines += _speed_md(doc["speed"])
+    if "scenarios" in doc:
+        lines += _scenarios_md(doc["scenarios"])
     return "\n".join(lines) + "\n"
+
+
+def _scenarios_md(sec: dict[str, Any]) -> list[str]:
+    """Pass count per scenario file, then every failed check with its reason (the passes are in the JSON)."""
+    checks = sec.get("checks", [])
+    lines = [
+        "## Scenarios",
+        "",
+        f"`{sec.get('data', '?')}`: **{sec.get('passed', 0)} / {sec.get('total', 0)}** checks passed "
+        f"(commit `{sec.get('meta', {}).get('commit') or '?'}`).",
+        "",
+    ]
+    by_scenario: dict[str, list[bool]] = {}
+    for c in checks:
+        by_scenario.setdefault(c["scenario"], []).append(bool(c["ok"]))
+    lines += ["| scenario | checks passed |", "|---|---|"]
+    lines += [f"| {sid} | {sum(oks)} / {len(oks)} |" for sid, oks in by_scenario.items()]
+    failed = [c for c in checks if not c["ok"]]
+    if failed:
+        lines += ["", "Failed checks:", ""]
+        lines += [f"- {c['scenario']} · {c['check']}: {_md_cell(c['why'])}" for c in failed]
+    return [*lines, ""]
+
+
+def _md_cell(text: str) -> str:
+    return str(text).replace("|", "\\|").replace("\n", " ")[:300]
 
 
 # ---------------------------------------------------------------------------------------------------

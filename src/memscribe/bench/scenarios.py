@@ -159,10 +159,14 @@ def run_scenarios(
     passed = sum(r["ok"] for r in rows)
     summary = {"passed": passed, "failed": len(rows) - passed, "total": len(rows), "checks": rows}
     if out_dir is not None:
+        from memscribe.bench.report import write_section
+
         out_dir.mkdir(parents=True, exist_ok=True)
         (out_dir / "scenarios.json").write_text(
             json.dumps(summary, ensure_ascii=False, indent=1), encoding="utf-8"
         )
+        # the same figures in results.json and report.md, beside the other benches
+        write_section("scenarios", {"data": str(path), **summary}, out_dir, console=console)
     if console is not None:
         t = Table(title=f"scenarios: {passed}/{len(rows)} checks passed")
         for col in ("scenario", "check", "ok", "why"):
