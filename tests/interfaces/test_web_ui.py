@@ -216,3 +216,43 @@ def test_archive_restore_stats_and_guards(browser, live):
     page2.goto(edit_url.rsplit("/", 1)[0])
     assert "404" in page2.inner_text("h1")
     ctx2.close()
+
+
+def test_every_page_fits_a_390_px_phone_without_horizontal_scrolling(browser, live):
+    """At a phone's width (390 CSS px) no page is wider than the screen: the header wraps and wide tables
+    scroll inside their own box instead of the page."""
+    ctx, page, _ = _login(browser, live)
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.click("text=dentist appointment")
+    page.wait_for_url("**/ui/memories/*")
+    memory_url = page.url
+    too_wide = {}
+    for url in [
+        live["base"] + "/ui/",
+        live["base"] + "/ui/users/ann",
+        live["base"] + "/ui/users/ann?q=window+seat",
+        memory_url,
+        live["base"] + "/ui/review",
+        live["base"] + "/ui/stats",
+    ]:
+        page.goto(url)
+        page.wait_for_load_state()
+        width = page.evaluate("document.documentElement.scrollWidth")
+        if width > 390:
+            too_wide[url] = width
+    page.screenshot(path=str(ARTIFACTS / "phone-390.png"), full_page=True)
+    ctx.close()
+    login = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    login.goto(live["base"] + "/ui/login")
+    if (w := login.evaluate("document.documentElement.scrollWidth")) > 390:
+        too_wide["login"] = w
+    login.context.close()
+    assert not too_wide, too_wide
+
+
+def test_the_stylesheet_names_cjk_fonts_for_chinese_text(live):
+    """Chinese memories render in a CJK face where one is installed (macOS, Windows, Linux Noto / WenQuanYi)."""
+    css = httpx.get(live["base"] + "/ui/static/style.css").text
+    stack = css.split("html {", 1)[1].split("}", 1)[0]
+    for face in ("PingFang SC", "Microsoft YaHei", "Noto Sans CJK SC", "WenQuanYi Micro Hei"):
+        assert face in stack
