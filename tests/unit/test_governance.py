@@ -228,3 +228,25 @@ def test_metrics_cover_counts_latency_and_drops(tmp_path):
         assert sum(stats["daily_new"].values()) == 1
     finally:
         mem.close()
+
+
+def test_opening_a_store_does_not_scan_its_memories_a_scrape_does(tmp_path):
+    """Registering the store's metrics must not run the scrape (a GROUP BY over every memory): opening a
+    million-memory store paid seconds for it. The scrape itself still reads the store."""
+    from memscribe import Memory
+    from memscribe.config import Settings
+    from memscribe.store import open_store
+
+    settings = Settings(home=tmp_path / "s")
+    store = open_store(settings)
+    scans = []
+    real = store.memory_facets
+    store.memory_facets = lambda *a, **kw: scans.append(a) or real(*a, **kw)
+    mem = Memory(settings=settings, store=store)
+    try:
+        assert scans == []
+        mem.add("I drink green tea every morning.", user_id="u")
+        assert 'memscribe_memories_by_status{status="active"} 1.0' in mem.metrics_text()
+        assert len(scans) == 1
+    finally:
+        mem.close()

@@ -6,9 +6,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-import rjieba
-
 from memscribe.lang import lexicon as lx
+from memscribe.lang.text import jieba
 
 __all__ = ["extract_entities"]
 
@@ -17,7 +16,7 @@ _CAPS = re.compile(r"\b([A-Z][a-zA-Z'’\-]+(?:\s+(?:of|de|la|the|and|&)?\s*[A-Z
 
 @lru_cache(maxsize=2048)
 def _zh_tags(text: str) -> tuple[tuple[str, str], ...]:
-    return tuple(rjieba.tag(text))
+    return tuple(jieba().tag(text))
 
 
 def extract_entities(text: str, lang: str) -> dict[str, list[str]]:

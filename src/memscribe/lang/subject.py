@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import re
 
-import rjieba
-
 from memscribe.lang import lexicon as lx
+from memscribe.lang.text import jieba
 
 __all__ = ["ZH_MY_RELATION", "ThirdParty", "third_party"]
 
@@ -58,5 +57,5 @@ def _zh_name(rest: str) -> str:
     m = _ZH_FAMILIAR.match(rest)
     if m:
         return m.group(0)
-    tags = rjieba.tag(rest[:12]) if rest else []
+    tags = jieba().tag(rest[:12]) if rest else []
     return tags[0][0] if tags and tags[0][1] == "nr" and len(tags[0][0]) >= 2 else ""

@@ -6,8 +6,6 @@ import math
 import re
 from functools import lru_cache
 
-import rjieba
-
 __all__ = ["count_tokens", "detect_lang", "keyword_terms", "segment", "truncate_to_tokens"]
 
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
@@ -192,9 +190,17 @@ def detect_lang(text: str) -> str:
     return "zh" if _CJK.search(text) else "en"
 
 
+def jieba():  # type: ignore[no-untyped-def]
+    """rjieba, imported on first use: loading its dictionary takes ~0.4 s, which a process that never
+    meets Chinese text (or has not met it yet) should not pay at import."""
+    import rjieba
+
+    return rjieba
+
+
 @lru_cache(maxsize=4096)
 def _cut(text: str) -> tuple[str, ...]:
-    return tuple(rjieba.cut_for_search(text))
+    return tuple(jieba().cut_for_search(text))
 
 
 def segment(text: str) -> str:

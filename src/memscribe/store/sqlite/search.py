@@ -9,6 +9,7 @@ from datetime import datetime
 import numpy as np
 
 from memscribe.store.codec import scope_token
+from memscribe.store.sqlite import vector_sidecar
 from memscribe.store.sqlite.connection import SQLiteConnection
 from memscribe.store.sqlite.vector_cache import VectorCache
 
@@ -39,6 +40,7 @@ class SQLiteSearch(SQLiteConnection):
                     "WHERE m.user_id=? AND m.vseq > ?",
                     (user_id, since),
                 ),
+                snapshot=lambda: self._load_vector_snapshot(user_id),
             )
             if matrix is not None:
                 return matrix.search(query, k, statuses)
@@ -50,6 +52,38 @@ class SQLiteSearch(SQLiteConnection):
             (q, user_id, *statuses, k),
         )
         return [(r[0], 1.0 - float(r[1])) for r in rows]
+
+    def _load_vector_snapshot(self, user_id: str):  # type: ignore[no-untyped-def]
+        """The scope's matrix as last saved beside the file, if the store recorded that very snapshot."""
+        if str(self.path) == ":memory:":
+            return None
+        dim = self.get_meta("embedder_dim")  # type: ignore[attr-defined]
+        return vector_sidecar.load(
+            self.path,
+            user_id,
+            token=self.get_meta(vector_sidecar.meta_key(user_id)),  # type: ignore[attr-defined]
+            dim=int(dim) if dim else None,
+        )
+
+    def save_vector_snapshots(self, *, min_new_rows: int | None = None) -> int:
+        """Save each large scope whose matrix took at least ``min_new_rows`` rows (default: the cache's
+        ``min_size``; or a 50th of the scope, if more) from SQL since it was last loaded or saved: the next
+        process then reads one file instead of every BLOB. Returns how many were written."""
+        if min_new_rows is None:
+            min_new_rows = self._vectors.min_size
+        if str(self.path) == ":memory:":
+            return 0
+        written = 0
+        with self._lock:
+            for user_id, matrix in self._vectors.scopes():
+                if self._vectors.unsaved.get(user_id, 0) < max(min_new_rows, matrix.n // 50):
+                    continue
+                token = vector_sidecar.save(self.path, user_id, matrix)
+                with self.atomic():  # type: ignore[attr-defined]
+                    self.set_meta(vector_sidecar.meta_key(user_id), token)  # type: ignore[attr-defined]
+                self._vectors.mark_saved(user_id)
+                written += 1
+        return written
 
     def _selective(self, terms: list[str]) -> list[str]:
         """Drop terms found in over a quarter of all documents when rarer ones remain: they add almost

@@ -16,6 +16,7 @@ from memscribe.errors import MigrationError, StoreError
 from memscribe.store.codec import now
 from memscribe.store.meta import EmbedderRecord
 from memscribe.store.sql import USER_TABLES
+from memscribe.store.sqlite import vector_sidecar
 from memscribe.store.sqlite.counters import SQLiteCounters
 from memscribe.store.sqlite.jobs import SQLiteJobs
 from memscribe.store.sqlite.memories import SQLiteMemories
@@ -109,6 +110,14 @@ class SQLiteStore(
                 total += Path(str(self.path) + suffix).stat().st_size
         return total
 
+    def close(self) -> None:
+        """Save the large scopes' vector matrices that grew since they were loaded, then close the file."""
+        with contextlib.suppress(
+            StoreError, OSError
+        ):  # a snapshot is an optimisation, never a reason to fail
+            self.save_vector_snapshots()
+        super().close()
+
     # ------------------------------------------------------------------ erase
     def forget_user(self, user_id: str) -> int:
         """Hard erase of everything of one user; then FTS segments are rewritten and the WAL truncated so
@@ -118,6 +127,8 @@ class SQLiteStore(
             self._exec_many("DELETE FROM memories_fts WHERE rowid=?", [(pk,) for pk in pks])
             self._exec("DELETE FROM memory_vectors WHERE user_id=?", (user_id,))
             self._vectors.drop(user_id)
+            self._exec("DELETE FROM meta WHERE key=?", (vector_sidecar.meta_key(user_id),))
+            vector_sidecar.erase(self.path, user_id)
             self._exec("DELETE FROM memories WHERE user_id=?", (user_id,))
             for table in USER_TABLES:
                 self._exec(f"DELETE FROM {table} WHERE user_id=?", (user_id,))

@@ -60,7 +60,10 @@ class ScopeMatrix:
     def _grow(self, need: int, dim: int) -> None:
         if self._mat.shape[0] >= need and self._mat.shape[1] == dim:
             return
-        cap = max(need, 2 * self._mat.shape[0], 1024)
+        have = self._mat.shape[0]
+        # doubling while small; past 64k rows a quarter more, so a million-row scope never holds room for
+        # a second million (amortised O(1) appends either way)
+        cap = max(need, 2 * have if have < 65_536 else have + have // 4, 1024)
         mat = np.zeros((cap, dim), dtype=np.float32)
         codes = np.zeros(cap, dtype=np.int8)
         if self.n:
@@ -125,16 +128,23 @@ class ScopeMatrix:
 
 
 class VectorCache:
-    """Per-scope matrices for scopes of at least ``min_size`` vectors."""
+    """Per-scope matrices for scopes of at least ``min_size`` vectors. A scope seen for the first time in
+    this process starts from its saved snapshot when one is valid (``vector_sidecar``), else from SQL."""
 
     def __init__(self, min_size: int = 2000) -> None:
         self.min_size = min_size
         self._scopes: dict[str, ScopeMatrix] = {}
         self._small: dict[str, int] = {}  # scope -> write sequence at which it was counted below min_size
+        # scope -> rows read from SQL since the matrix was loaded from or written to a snapshot
+        self.unsaved: dict[str, int] = {}
 
     def drop(self, user_id: str) -> None:
         self._scopes.pop(user_id, None)
         self._small.pop(user_id, None)
+        self.unsaved.pop(user_id, None)
+
+    def scopes(self) -> list[tuple[str, ScopeMatrix]]:
+        return list(self._scopes.items())
 
     def get(
         self,
@@ -142,19 +152,50 @@ class VectorCache:
         seq: int,
         count: Callable[[], int],
         rows_since: Callable[[int], list[tuple[int, str, str, bytes]]],
+        snapshot: Callable[[], ScopeMatrix | None] | None = None,
     ) -> ScopeMatrix | None:
         """The up-to-date matrix for a large scope, or None when the scope is small enough for SQL."""
         entry = self._scopes.get(user_id)
         if entry is None:
             if self._small.get(user_id) == seq:
                 return None  # nothing written since the scope was counted small
-            if count() < self.min_size:
+            have = count()
+            if have < self.min_size:
                 self._small[user_id] = seq
                 return None
             self._small.pop(user_id, None)
-            entry = ScopeMatrix(seq=-1, dim=0)
+            entry, applied = self._from_snapshot(snapshot, seq, have, rows_since)
+            self.unsaved[user_id] = applied
+            if entry is None:
+                entry = ScopeMatrix(seq=-1, dim=0)
+                self.unsaved[user_id] = 0
             self._scopes[user_id] = entry
         if entry.seq != seq:
-            entry.apply(rows_since(entry.seq))
+            rows = rows_since(entry.seq)
+            entry.apply(rows)
             entry.seq = seq
+            self.unsaved[user_id] = self.unsaved.get(user_id, 0) + len(rows)
         return entry
+
+    @staticmethod
+    def _from_snapshot(
+        snapshot: Callable[[], ScopeMatrix | None] | None,
+        seq: int,
+        have: int,
+        rows_since: Callable[[int], list[tuple[int, str, str, bytes]]],
+    ) -> tuple[ScopeMatrix | None, int]:
+        """A snapshot brought up to ``seq`` and the rows that took, if it then holds exactly the scope's
+        ``have`` vectors."""
+        entry = snapshot() if snapshot is not None else None
+        if entry is None or entry.seq > seq:
+            return None, 0
+        applied = 0
+        if entry.seq < seq:
+            rows = rows_since(entry.seq)
+            entry.apply(rows)
+            entry.seq, applied = seq, len(rows)
+        # a hard erase removes rows without a new write sequence: then the snapshot is not the scope
+        return (entry, applied) if entry.n == have else (None, 0)
+
+    def mark_saved(self, user_id: str) -> None:
+        self.unsaved[user_id] = 0
