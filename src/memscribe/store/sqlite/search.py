@@ -15,6 +15,10 @@ from memscribe.store.sqlite.vector_cache import VectorCache
 
 __all__ = ["SQLiteSearch"]
 
+# span bounds of the time indexes (migration 4), in seconds; literal in the SQL so the partial indexes apply
+_DAY = 86400
+_MONTH = 2764800  # 32 days
+
 
 class SQLiteSearch(SQLiteConnection):
     _vectors: VectorCache
@@ -137,14 +141,35 @@ class SQLiteSearch(SQLiteConnection):
     def time_range_search(
         self, user_id: str, start: datetime, end: datetime, *, k: int, statuses: Sequence[str] = ("active",)
     ) -> list[str]:
-        """Memories whose time overlaps [start, end], earliest first."""
-        rows = self._exec(
-            "SELECT id FROM memories WHERE user_id=? AND time_start_ts IS NOT NULL AND time_start_ts <= ? "
-            f"AND coalesce(time_end_ts, time_start_ts) >= ? AND status IN ({','.join('?' * len(statuses))}) "
-            "ORDER BY time_start_ts LIMIT ?",
-            (user_id, end.timestamp(), start.timestamp(), *statuses, k),
-        )
-        return [r[0] for r in rows]
+        """Memories whose time overlaps [start, end], earliest first.
+
+        Three bounded index scans, one per span length (migration 4): a span of at most a day that
+        overlaps the window starts at most a day before it, a span of at most 32 days at most 32 days
+        before it; only the rare longer spans are scanned from the beginning. Each returns its k earliest;
+        the k earliest of their union are the answer."""
+        lo, hi = start.timestamp(), end.timestamp()
+        marks = ",".join("?" * len(statuses))
+        tail = f"AND status IN ({marks}) ORDER BY time_start_ts LIMIT ?"
+        tiers = [
+            (
+                "time_start_ts >= ? AND time_start_ts <= ? AND coalesce(time_end_ts, time_start_ts) >= ?",
+                (lo - _DAY, hi, lo),
+            ),
+            (
+                f"time_end_ts - time_start_ts > {_DAY} AND time_end_ts - time_start_ts <= {_MONTH} "
+                "AND time_start_ts >= ? AND time_start_ts <= ? AND time_end_ts >= ?",
+                (lo - _MONTH, hi, lo),
+            ),
+            (f"time_end_ts - time_start_ts > {_MONTH} AND time_start_ts <= ? AND time_end_ts >= ?", (hi, lo)),
+        ]
+        found: dict[str, tuple[float, int]] = {}
+        for where, params in tiers:
+            for mid, ts, pk in self._exec(
+                f"SELECT id, time_start_ts, pk FROM memories WHERE user_id=? AND {where} {tail}",
+                (user_id, *params, *statuses, k),
+            ):
+                found[mid] = (ts, pk)
+        return sorted(found, key=found.__getitem__)[:k]
 
     def touch(self, ids: Iterable[str], at: datetime) -> None:
         ids = list(ids)

@@ -94,6 +94,41 @@ class SearchContract:
             == []
         )
 
+    def test_time_range_search_finds_every_overlap_of_any_span_length(self, store) -> None:  # type: ignore[no-untyped-def]
+        """Points, days, weeks, months, years and open-ended spans against windows of every size: the
+        result is exactly the k earliest overlapping memories of a brute-force check."""
+        import random
+
+        rng = random.Random(11)
+        base = datetime(2026, 1, 1, tzinfo=UTC)
+        spans = {}
+        for i in range(160):
+            start = base + timedelta(hours=rng.randrange(0, 24 * 400))
+            length = rng.choice(
+                [
+                    None,
+                    timedelta(hours=1),
+                    timedelta(days=1),
+                    timedelta(days=7),
+                    timedelta(days=31),
+                    timedelta(days=33),
+                    timedelta(days=365),
+                    timedelta(days=3000),
+                ]
+            )
+            end = start + length if length else None
+            put(store, make_record(f"t{i:03d}", time_start=start, time_end=end), seed=i)
+            spans[f"t{i:03d}"] = (start, end or start)
+        for _ in range(40):
+            lo = base + timedelta(hours=rng.randrange(-24 * 60, 24 * 420))
+            hi = lo + rng.choice(
+                [timedelta(0), timedelta(hours=3), timedelta(days=1), timedelta(days=10), timedelta(days=90)]
+            )
+            k = rng.choice([3, 8, 200])
+            want = sorted((s, mid) for mid, (s, e) in spans.items() if s <= hi and e >= lo)
+            got = store.time_range_search("u1", lo, hi, k=k)
+            assert got == [mid for _, mid in want[:k]], (lo, hi, k)
+
     def test_touch_updates_access_stats(self, store) -> None:  # type: ignore[no-untyped-def]
         put(store, make_record("m1"))
         store.touch(["m1"], T0 + timedelta(days=1))
