@@ -15,10 +15,11 @@ a seat (B区12排5号) or a date (逛街3号下午). Administrative names come f
 
 from __future__ import annotations
 
+import importlib.util
 import re
 from collections.abc import Iterator
 from functools import cache
-from importlib import resources
+from pathlib import Path
 
 from memscribe.write.pii.finding import PiiFinding, before, finding
 
@@ -80,7 +81,11 @@ _ROOMISH = re.compile(r"室|户|单元|号楼|栋|幢")
 @cache
 def _admin_names() -> tuple[frozenset[str], int]:
     """Provinces, cities and counties (full and short names) from jionlp's china_location lexicon."""
-    path = resources.files("jionlp").joinpath("dictionary", "china_location.txt")
+    # find_spec locates the package without importing it (jionlp's import prints banners and loads models)
+    spec = importlib.util.find_spec("jionlp")
+    if spec is None or not spec.submodule_search_locations:
+        raise ImportError("jionlp (its china_location lexicon) is not installed")
+    path = Path(next(iter(spec.submodule_search_locations)), "dictionary", "china_location.txt")
     names: set[str] = set()
     with path.open(encoding="utf-8") as f:
         for line in f:
