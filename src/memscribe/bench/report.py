@@ -385,6 +385,19 @@ def _speed_md(sec: dict[str, Any]) -> list[str]:
                 f"{s['knn_matrix_mb']:.0f}",
                 "",
             ),
+            *(
+                [
+                    (
+                        "fresh process serving queries: RSS MB (peak)",
+                        f"{cs['rss_mb']:.0f} ({cs['peak_rss_mb']:.0f})",
+                        "fresh numpy KNN process: RSS MB (peak)",
+                        f"{cb['rss_mb']:.0f} ({cb['peak_rss_mb']:.0f})",
+                        _x(_r(cs["rss_mb"], cb["rss_mb"])),
+                    )
+                ]
+                if "rss_mb" in cs and "rss_mb" in cb
+                else []
+            ),
             (
                 "store size on disk MB",
                 "—" if s["store_bytes"] is None else f"{s['store_bytes'] / 2**20:.1f}",
