@@ -28,6 +28,7 @@ from pathlib import Path
 
 from memscribe.config import Settings
 from memscribe.errors import InputError, NotFoundError
+from memscribe.store.private import private_file, private_folder
 
 __all__ = ["TENANT_RE", "ApiKey", "KeyStore", "keys_path"]
 
@@ -98,8 +99,8 @@ class KeyStore:
     # ------------------------------------------------------------------ writing
     @contextlib.contextmanager
     def _locked(self) -> Iterator[dict[str, ApiKey]]:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        with open(self.path.with_suffix(".lock"), "w") as lock:
+        private_folder(self.path.parent)
+        with open(private_file(self.path.with_suffix(".lock")), "w") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
             self._mtime = None
             keys = dict(self._load())

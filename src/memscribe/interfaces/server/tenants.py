@@ -23,6 +23,7 @@ from typing import Any
 from memscribe.aio import AsyncMemory
 from memscribe.config import Settings
 from memscribe.errors import InputError, NotFoundError
+from memscribe.store.private import private_folder
 from memscribe.models import AuditEvent, Context, Hit, MemoryRecord, Version, WriteReport
 from memscribe.write.normalize import require_user
 
@@ -190,7 +191,7 @@ class TenantRegistry:
                 self._shared = AsyncMemory(settings=s, embedder=self._embedder)
             return self._shared
         home = Path(s.home) / "tenants" / tenant
-        home.mkdir(parents=True, exist_ok=True)
+        private_folder(home)
         ts = s.model_copy(update={"home": home, "store": None})
         return AsyncMemory(settings=ts, embedder=self._embedder)
 
