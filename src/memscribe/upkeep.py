@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from memscribe import boundary
-from memscribe.store.private import private_folder
 from memscribe.portability import export_records, import_records
+from memscribe.store.private import private_folder
 
 if TYPE_CHECKING:
     from memscribe.background import Background

@@ -45,7 +45,9 @@ def private_file(path: str | Path) -> Path:
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, FILE_MODE)
     except FileExistsError:
-        with contextlib.suppress(PermissionError):  # someone else's file (opened read-only): not ours to change
+        with contextlib.suppress(
+            PermissionError
+        ):  # someone else's file (opened read-only): not ours to change
             os.chmod(path, FILE_MODE)
         return path
     try:

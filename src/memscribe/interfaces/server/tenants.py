@@ -23,8 +23,8 @@ from typing import Any
 from memscribe.aio import AsyncMemory
 from memscribe.config import Settings
 from memscribe.errors import InputError, NotFoundError
-from memscribe.store.private import private_folder
 from memscribe.models import AuditEvent, Context, Hit, MemoryRecord, Version, WriteReport
+from memscribe.store.private import private_folder
 from memscribe.write.normalize import require_user
 
 __all__ = ["SERVER_WRITE_RATES", "TenantRegistry", "TenantScope"]
