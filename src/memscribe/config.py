@@ -44,7 +44,9 @@ class WriteConfig(_Frozen):
     working_importance_min: float = 0.4
     privacy_drop_above: float = 0.8
     working_ttl_hours: float = 24.0
-    max_message_bytes: int = 32 * 1024
+    # the message text cap is text_rules.TEXT_MAX_CHARS (32768 characters, the one cap of add, update, REST
+    # and UI); this byte ceiling (4 bytes per character at most) binds only when set lower
+    max_message_bytes: int = 4 * 32 * 1024
     # what the assistant did, confirmed or suggested is kept as its own statement (never a user fact)
     remember_assistant: bool = True
     duplicate_similarity: float = 0.955  # embedding cosine above which two memories say the same thing
