@@ -116,7 +116,12 @@ class ServerConfig(_Frozen):
     rate_burst: int = 60
     keys_path: Path | None = None  # None: <home>/server/keys.json (only sha256 digests of keys)
     tenancy: Literal["auto", "folders", "prefix"] = "auto"  # auto: folders for SQLite, prefix for a URL
-    cookie_secure: bool = False  # mark the UI cookie Secure (set when served over https)
+    cookie_secure: bool = False  # mark the UI cookie Secure (also set per request when it came over https)
+    # a bearer token for Prometheus on /metrics (every tenant); without it /metrics needs an admin-scope
+    # key and shows that key's tenant only
+    metrics_token: str | None = None
+    session_ttl_s: int = 8 * 3600  # a web UI login lasts this long, then the user signs in again
+    body_timeout_s: float = 10.0  # a request body must arrive within this (slow bodies get 408)
 
 
 class LLMConfig(_Frozen):

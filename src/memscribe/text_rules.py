@@ -11,8 +11,6 @@ JSON Schema patterns and lengths, for the REST API's OpenAPI schema, so both acc
 The cap is in characters because that is what a JSON Schema ``maxLength`` counts: a byte cap cannot be
 stated in the schema, so the schema would promise texts the library refuses.
 
-The patterns end with ``\\Z``, not ``$``: ``$`` also matches before a final newline, so ``"a\\n"`` would
-pass an id pattern while the check refuses it.
 """
 
 from __future__ import annotations
@@ -43,14 +41,20 @@ _CC = r"\x00-\x1f\x7f-\x9f"  # every control character (Unicode category Cc)
 _CC_TEXT = r"\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f"  # the same less tab, newline, carriage return
 _SURROGATE = r"\ud800-\udfff"
 
-# some non-blank character, none of the forbidden ones
-ID_PATTERN = rf"^[^{_CC}{_SURROGATE}]*[^\s{_CC}{_SURROGATE}][^{_CC}{_SURROGATE}]*\Z"
-TEXT_PATTERN = rf"^[^{_CC_TEXT}{_SURROGATE}]*[^\s{_CC_TEXT}{_SURROGATE}][^{_CC_TEXT}{_SURROGATE}]*\Z"
+# The schema patterns (ECMA-262, as JSON Schema validators read them): some non-blank character, no
+# control character. ``$`` is the end of the string there (Python's ``re`` also lets it match before a final
+# newline, so Python code checks with the functions below, never these patterns). Lone surrogates are not
+# in the patterns: a JSON Schema string is Unicode text, which has none, and ECMA's Unicode mode cannot
+# name them; the checks refuse them.
+ID_PATTERN = rf"^[^{_CC}]*[^\s{_CC}][^{_CC}]*$"
+TEXT_PATTERN = rf"^[^{_CC_TEXT}]*[^\s{_CC_TEXT}][^{_CC_TEXT}]*$"
 # labels (metadata keys, speaker names, message ids) and metadata strings may be empty or blank, but hold
 # no forbidden character
-KEY_PATTERN = rf"^[^{_CC}{_SURROGATE}]*\Z"
-STRING_PATTERN = rf"^[^{_CC_TEXT}{_SURROGATE}]*\Z"
+KEY_PATTERN = rf"^[^{_CC}]*$"
+STRING_PATTERN = rf"^[^{_CC_TEXT}]*$"
 
+# blank means only these (ECMA-262's \s, which the patterns use; Python's str.strip() differs in U+FEFF)
+_SPACE = "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
 _FORBIDDEN_ID = re.compile(rf"[{_CC}{_SURROGATE}]")
 _FORBIDDEN_TEXT = re.compile(rf"[{_CC_TEXT}{_SURROGATE}]")
 
@@ -68,7 +72,7 @@ def bad_id(value: object, *, max_chars: int = ID_MAX_CHARS) -> str | None:
         return f"must be a string, not {type(value).__name__}"
     if len(value) > max_chars:
         return f"must be at most {max_chars} characters ({len(value)} given)"
-    if not value.strip():
+    if not value.strip(_SPACE):
         return "must not be empty or blank"
     found = _FORBIDDEN_ID.search(value)
     return _why(found) if found else None
@@ -80,7 +84,7 @@ def bad_text(value: object, *, max_chars: int = TEXT_MAX_CHARS, blank_ok: bool =
         return f"must be a string, not {type(value).__name__}"
     if len(value) > max_chars:
         return f"is {len(value)} characters, over the {max_chars}-character limit"
-    if not blank_ok and not value.strip():
+    if not blank_ok and not value.strip(_SPACE):
         return "must not be empty or blank"
     found = _FORBIDDEN_TEXT.search(value)
     return _why(found) if found else None

@@ -118,6 +118,10 @@ class TenantScope:
             out = [e.model_copy(update={"user_id": self.ext(e.user_id)}) for e in out]
         return out
 
+    async def reveal(self, memory_id: str, *, actor: str, reason: str) -> dict[str, str]:
+        await self.owned(memory_id)
+        return await self.memory.reveal(memory_id, actor=actor, reason=reason)
+
     async def forget(self, user_id: str) -> int:
         return await self.memory.forget(user_id=self.uid(user_id))
 
