@@ -180,8 +180,10 @@ class AsyncMemory:
     async def explain(self, memory_id: str) -> list[AuditEvent]:
         return await self._call(self._sync.explain, memory_id)
 
-    async def reveal(self, memory_id: str) -> dict[str, str]:
-        return await self._call(self._sync.reveal, memory_id)
+    async def reveal(
+        self, memory_id: str, *, actor: str = "user", reason: str | None = None
+    ) -> dict[str, str]:
+        return await self._call(self._sync.reveal, memory_id, actor=actor, reason=reason)
 
     async def rotate_vault_key(self) -> str | None:
         return await self._call(self._sync.rotate_vault_key)

@@ -13,9 +13,10 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from memscribe.errors import InputError
+from memscribe.errors import InputError, MessageTooLargeError
 from memscribe.models import Status
-from memscribe.write.normalize import normalize_messages, parse_at, require_user
+from memscribe.text_rules import REASON_MAX_CHARS, TEXT_MAX_CHARS, bad_label, bad_string, bad_text
+from memscribe.write.normalize import check_id, normalize_messages, optional_id, parse_at, require_user
 
 __all__ = [
     "ALL_STATUSES",
@@ -26,12 +27,15 @@ __all__ = [
     "batch_size",
     "budget_tokens",
     "check_editable",
+    "check_id",
     "edit_text",
     "memory_id",
     "metadata",
     "normalize_messages",
+    "optional_id",
     "parse_at",
     "query_text",
+    "reason",
     "require_user",
     "search_limit",
     "status_filter",
@@ -60,37 +64,49 @@ SEARCH_MAX_LIMIT = 1000
 
 
 def _check_depth(value: Any, *, limit: int) -> None:
-    """Metadata nested deeper than ``limit`` is refused before anything recursive (json) touches it."""
+    """Metadata nested deeper than ``limit`` is refused before anything recursive (json) touches it, and
+    so is a key or string holding a control character or a lone surrogate (see :mod:`text_rules`)."""
     stack = [(value, 0)]
     while stack:
         v, depth = stack.pop()
         if depth > limit:
             raise InputError(f"metadata is nested deeper than {limit} levels")
         if isinstance(v, Mapping):
+            for k in v:
+                if why := bad_label(k):
+                    raise InputError(f"metadata key {k!r} {why}")
             stack.extend((x, depth + 1) for x in v.values())
         elif isinstance(v, list | tuple):
             stack.extend((x, depth + 1) for x in v)
+        elif isinstance(v, str) and (why := bad_string(v)):
+            raise InputError(f"metadata value {why}")
 
 
-def metadata(value: Any) -> dict[str, Any]:
-    """The caller's metadata as a plain dict: a mapping, at most 32 levels deep, JSON-serialisable, and
-    at most 16 KB as JSON. ``None`` is an empty dict."""
+def metadata(value: Any, *, what: str = "metadata") -> dict[str, Any]:
+    """The caller's metadata as a plain dict: a mapping, at most 32 levels deep, JSON-serialisable (no
+    NaN or infinity), no control character or lone surrogate in a key or string, and at most 16 KB as
+    JSON. ``None`` is an empty dict."""
     if value is not None and not isinstance(value, Mapping):
-        raise InputError("metadata must be a dict")
+        raise InputError(f"{what} must be a dict")
     meta = dict(value or {})
-    _check_depth(meta, limit=METADATA_MAX_DEPTH)
     try:
-        encoded = json.dumps(meta)
+        _check_depth(meta, limit=METADATA_MAX_DEPTH)
+    except InputError as exc:
+        raise InputError(str(exc).replace("metadata", what, 1)) from None
+    try:
+        encoded = json.dumps(meta, allow_nan=False)
     except (TypeError, ValueError, RecursionError) as exc:
-        raise InputError(f"metadata must be JSON-serialisable: {exc}") from exc
+        raise InputError(f"{what} must be JSON-serialisable: {exc}") from exc
     if len(encoded) > METADATA_MAX_BYTES:
-        raise InputError("metadata is larger than 16 KB")
+        raise InputError(f"{what} is larger than 16 KB")
     return meta
 
 
 def memory_id(value: Any) -> str:
     if not isinstance(value, str) or not value:
         raise InputError("memory id must be a non-empty string")
+    if why := bad_label(value, max_chars=256):
+        raise InputError(f"memory id {why}")
     return value
 
 
@@ -100,6 +116,8 @@ def query_text(value: Any, *, max_bytes: int) -> str:
         raise InputError("query must be a string")
     if not value.strip():
         raise InputError("query is empty")
+    if why := bad_text(value, max_chars=max_bytes):
+        raise InputError(f"query {why}")
     if len(value.encode("utf-8", "surrogatepass")) > max_bytes:
         raise InputError("query is longer than the message size limit")
     return value
@@ -133,9 +151,22 @@ def check_editable(fields: Iterable[str]) -> None:
 
 
 def edit_text(value: Any) -> str:
-    """The new text of an edit, before the privacy filter sees it."""
-    if not isinstance(value, str) or not value.strip():
-        raise InputError("text must be a non-empty string")
+    """The new text of an edit, before the privacy filter sees it: the same rules and cap as a message."""
+    if isinstance(value, str) and len(value) > TEXT_MAX_CHARS:
+        raise MessageTooLargeError(
+            f"text is {len(value)} characters, over the {TEXT_MAX_CHARS}-character limit"
+        )
+    why = bad_text(value)
+    if why:
+        raise InputError(f"text {why}")
+    return value
+
+
+def reason(value: Any, what: str = "reason") -> str:
+    """Why a change was made (kept in the version history): text of at most 1000 characters, may be blank."""
+    why = bad_text(value, max_chars=REASON_MAX_CHARS, blank_ok=True)
+    if why:
+        raise InputError(f"{what} {why}")
     return value
 
 

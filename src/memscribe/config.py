@@ -44,7 +44,9 @@ class WriteConfig(_Frozen):
     working_importance_min: float = 0.4
     privacy_drop_above: float = 0.8
     working_ttl_hours: float = 24.0
-    max_message_bytes: int = 32 * 1024
+    # the message text cap is text_rules.TEXT_MAX_CHARS (32768 characters, the one cap of add, update, REST
+    # and UI); this byte ceiling (4 bytes per character at most) binds only when set lower
+    max_message_bytes: int = 4 * 32 * 1024
     # what the assistant did, confirmed or suggested is kept as its own statement (never a user fact)
     remember_assistant: bool = True
     duplicate_similarity: float = 0.955  # embedding cosine above which two memories say the same thing
@@ -114,7 +116,12 @@ class ServerConfig(_Frozen):
     rate_burst: int = 60
     keys_path: Path | None = None  # None: <home>/server/keys.json (only sha256 digests of keys)
     tenancy: Literal["auto", "folders", "prefix"] = "auto"  # auto: folders for SQLite, prefix for a URL
-    cookie_secure: bool = False  # mark the UI cookie Secure (set when served over https)
+    cookie_secure: bool = False  # mark the UI cookie Secure (also set per request when it came over https)
+    # a bearer token for Prometheus on /metrics (every tenant); without it /metrics needs an admin-scope
+    # key and shows that key's tenant only
+    metrics_token: str | None = None
+    session_ttl_s: int = 8 * 3600  # a web UI login lasts this long, then the user signs in again
+    body_timeout_s: float = 10.0  # a request body must arrive within this (slow bodies get 408)
 
 
 class LLMConfig(_Frozen):

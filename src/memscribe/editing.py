@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from pydantic import ValidationError
+
 from memscribe import boundary
-from memscribe.errors import NotFoundError
+from memscribe.errors import InputError, NotFoundError
 from memscribe.models import MemoryRecord, Status
 from memscribe.write.protect import protect
 
@@ -19,6 +21,14 @@ if TYPE_CHECKING:
     from memscribe.store.base import Store
 
 __all__ = ["Editor"]
+
+
+def _first_errors(exc: ValidationError) -> str:
+    """The first few field errors of a rejected edit, without the input values (they may be long)."""
+    return "; ".join(
+        f"{'.'.join(str(x) for x in e.get('loc', ())) or 'value'}: {e.get('msg', '')}"
+        for e in exc.errors()[:3]
+    )
 
 
 class Editor:
@@ -47,14 +57,24 @@ class Editor:
     ) -> MemoryRecord:
         rec = self.get(memory_id)
         boundary.check_editable(fields)
+        reason, actor = boundary.reason(reason), boundary.reason(actor, "actor")
         changes = dict(fields)
         if text is not None:
             # an edit never smuggles a secret past the filter
             changes["text"] = protect(boundary.edit_text(text)).clean_text
+        for name in ("metadata", "structured"):  # JSON objects: the same rules for keys and strings
+            if changes.get(name) is not None:
+                changes[name] = boundary.metadata(changes[name], what=name)
+        for e in changes.get("entities") or ():
+            boundary.check_id(e, "an entity")
         data = rec.model_dump()
         data.update(changes)
+        try:
+            changed = MemoryRecord.model_validate(data)
+        except ValidationError as exc:
+            raise InputError(f"invalid edit: {_first_errors(exc)}") from None
         return self.revise(
-            MemoryRecord.model_validate(data),
+            changed,
             reason=reason,
             actor=actor,
             action="update",
@@ -63,12 +83,17 @@ class Editor:
 
     def set_status(self, memory_id: str, status: Status, *, reason: str, action: str) -> MemoryRecord:
         """Delete (``Status.deleted``) or restore (``Status.active``): the record kept, its status changed."""
+        reason = boundary.reason(reason)
         changed = self.get(memory_id).model_copy(update={"status": status})
         return self.revise(changed, reason=reason, actor="user", action=action, reembed=False)
 
     def rollback(self, memory_id: str, version: int, *, reason: str | None) -> MemoryRecord:
         """A new version with the content of an old one (access statistics stay as they are now)."""
         rec = self.get(memory_id)
+        if isinstance(version, bool) or not isinstance(version, int):
+            raise InputError("version must be an integer")
+        if reason is not None:
+            reason = boundary.reason(reason)
         target = next((v for v in self._store.versions(memory_id) if v.version == version), None)
         if target is None:
             raise NotFoundError(f"memory {memory_id!r} has no version {version}")

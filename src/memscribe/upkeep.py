@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from memscribe import boundary
 from memscribe.portability import export_records, import_records
+from memscribe.store.private import private_folder
 
 if TYPE_CHECKING:
     from memscribe.background import Background
@@ -71,7 +72,7 @@ class Upkeep:
     def backup(self, path: str | Path) -> Path:
         """A consistent copy of the store at ``path`` (its folder made), queued work run first."""
         dest = boundary.backup_path(path)
-        dest.parent.mkdir(parents=True, exist_ok=True)
+        private_folder(dest.parent)
         self._background.flush()
         self._store.backup_to(dest)
         return dest

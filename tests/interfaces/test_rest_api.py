@@ -26,7 +26,11 @@ def server(request, tmp_path_factory):
     home = tmp_path_factory.mktemp(f"home-{request.param}")
     s = Settings(home=home)
     s = s.model_copy(
-        update={"server": s.server.model_copy(update={"tenancy": request.param, "max_body_bytes": 64 * 1024})}
+        update={
+            "server": s.server.model_copy(
+                update={"tenancy": request.param, "max_body_bytes": 64 * 1024, "metrics_token": "mt-op"}
+            )
+        }
     )
     ks = KeyStore(keys_path(s))
     _, ka = ks.create("acme")
@@ -186,9 +190,10 @@ def test_body_limit_413(server):
 
     r = c.post("/v1/memories", content=chunks(), headers={**A, "Content-Type": "application/json"})
     assert r.status_code == 413
-    # under the server limit but over the library's per-message limit (32 KB): typed 413 from MessageTooLarge
+    # under the server limit but over the one text cap (32768 characters, the library's too): the schema's
+    # maxLength refuses it, 422
     r = c.post("/v1/memories", json={"messages": "word " * 8000, "user_id": "u1"}, headers=A)
-    assert r.status_code == 413 and r.json()["error"]["type"] == "message_too_large"
+    assert r.status_code == 422 and r.json()["error"]["type"] == "invalid_request"
 
 
 def test_typed_errors(server):
@@ -198,7 +203,9 @@ def test_typed_errors(server):
     r = c.post("/v1/memories", json={"messages": "hi", "user_id": "u1", "colour": "red"}, headers=A)
     assert r.status_code == 422 and "colour" in r.json()["error"]["message"]
     r = c.post("/v1/memories", json={"messages": "   ", "user_id": "u1"}, headers=A)
-    assert r.status_code == 422 and r.json()["error"]["type"] == "invalid_input"  # library InputError
+    assert (
+        r.status_code == 422 and r.json()["error"]["type"] == "invalid_request"
+    )  # the schema says non-blank
     r = c.post("/v1/search", json={"query": "x", "user_id": "u1", "filters": {"kind": "nope"}}, headers=A)
     assert r.status_code == 422
     r = c.post("/v1/memories", content=b"{not json", headers={**A, "Content-Type": "application/json"})
@@ -244,7 +251,7 @@ def test_maintain_stats_metrics_openapi(server):
     assert r.status_code == 200 and r.json()["dry_run"] is True and r.json()["users"] == ["m1"]
     st = c.get("/v1/stats", params={"user_id": "m1"}, headers=A).json()
     assert st["memories_by_status"].get("active", 0) >= 1
-    metrics = c.get("/metrics").text
+    metrics = c.get("/metrics", headers=_bearer("mt-op")).text
     assert 'memscribe_http_requests_total{method="POST",route="/v1/memories",status="200"}' in metrics
     assert "memscribe_add_seconds_count" in metrics
     if server["mode"] == "folders":
@@ -441,7 +448,9 @@ def test_ui_escapes_memory_text_and_refuses_cross_site_posts(server):
     evil = "I prefer the <script>alert(1)</script> seat & <b>window</b>."
     mid = _added_id(_add(c, A, evil, user="xss"))
     token = A["Authorization"].split()[1]
-    r = c.post("/ui/login", data={"key": token}, follow_redirects=False)
+    login = c.get("/ui/login")
+    login_csrf = login.text.split('name="csrf" value="')[1].split('"')[0]
+    r = c.post("/ui/login", data={"key": token, "csrf": login_csrf}, follow_redirects=False)
     assert r.status_code == 303 and "httponly" in r.headers["set-cookie"].lower()
     assert "samesite=strict" in r.headers["set-cookie"].lower()
     page = c.get(f"/ui/memories/{mid}")
@@ -462,6 +471,9 @@ def test_ui_escapes_memory_text_and_refuses_cross_site_posts(server):
     assert r.status_code == 303 and c.get(f"/v1/memories/{mid}", headers=A).json()["status"] == "archived"
     # the UI cookie is not an API credential
     assert c.get("/v1/users", headers={"Cookie": f"memscribe_key={token}"}).status_code == 401
+    sid = c.cookies.get("memscribe_session")
+    assert sid and token not in sid
+    assert c.get("/v1/users", headers={"Cookie": f"memscribe_session={sid}"}).status_code == 401
 
 
 def test_long_digit_runs_are_answered_quickly(server):

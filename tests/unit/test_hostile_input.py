@@ -127,7 +127,10 @@ def test_deeply_nested_metadata_is_refused_or_stored(mem):
     assert mem.list(user_id="u1")[0].metadata == {"a": {"b": [1, 2, {"c": None}]}}
 
 
-def test_control_characters_and_odd_unicode_are_data(mem):
-    weird = "I like \u202etea\u202c and \u200bzero-width, emoji 🍵, combining e\u0301, tab\tand bell\x07."
+def test_odd_unicode_is_data_but_control_characters_are_refused(mem):
+    weird = "I like \u202etea\u202c and \u200bzero-width, emoji 🍵, combining e\u0301, tab\tand\r\nnewline."
     mem.add(weird, user_id="u1")
     assert mem.list(user_id="u1")
+    # issue #19: a control character other than tab / newline / CR is refused, typed (not stored as data)
+    with pytest.raises(errors.InputError, match="U\\+0007"):
+        mem.add("I like tea and bell\x07.", user_id="u1")

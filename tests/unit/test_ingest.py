@@ -206,3 +206,35 @@ def test_the_bench_generator_is_deterministic() -> None:
     a, b = list(make_messages(50, seed=1)), list(make_messages(50, seed=1))
     assert a == b and a != list(make_messages(50, seed=2))
     assert {m["role"] for m in a} == {"user", "assistant"}
+
+
+def test_skip_mode_skips_hostile_lines_and_reports_them(tmp_path) -> None:
+    """Issue #19: lines the line check passed but add() refused (a lone surrogate, NUL in an id, a wrong
+    type) aborted the whole ingest in skip mode. Each is now skipped and named; the good lines land."""
+    good = [
+        {"role": "user", "content": "I live in Boston.", "session_id": "s1"},
+        {"role": "user", "content": "我喜欢喝绿茶。", "session_id": "s2"},
+    ]
+    hostile = [
+        '{"role": "user", "content": "I like tea \\ud800 a lot", "session_id": "s1"}',  # lone surrogate
+        '{"role": "user", "content": "I like jazz.", "session_id": "s\\u0000x"}',  # NUL in the session id
+        '{"role": "user", "content": "I like jazz.", "session_id": "' + "x" * 1000 + '"}',  # 1000-char id
+        '{"role": "user", "content": "I like jazz.", "id": "m\\u0000", "session_id": "s1"}',  # NUL id
+        '{"role": "user", "content": "I like jazz.", "name": "Ann\\udc00", "session_id": "s1"}',
+        '{"role": "user", "content": "bell \\u0007 in it", "session_id": "s1"}',  # a control character
+        '{"role": ["user"], "content": "I like jazz.", "session_id": "s1"}',  # wrong types
+        '{"role": "user", "content": {"text": "I like jazz."}, "session_id": "s1"}',
+        '{"role": "user", "content": "I like jazz.", "session_id": {"a": 1}}',
+    ]
+    path = _write(tmp_path / "hostile.jsonl", [good[0], *hostile, good[1]])
+    res = CliRunner().invoke(
+        app, ["ingest", str(path), "--user", "u1", "--home", str(tmp_path / "store"), "--json"]
+    )
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.stdout[res.stdout.index("{") :])
+    assert out["messages"] == 2 and out["skipped"] == len(hostile), out
+    assert [e.split(":")[0] for e in out["errors"]] == [f"line {n}" for n in range(2, 2 + len(hostile))]
+    mem = Memory(home=tmp_path / "store")
+    texts = " ".join(r.text for r in mem.list(user_id="u1"))
+    mem.close()
+    assert "Boston" in texts and "绿茶" in texts and "jazz" not in texts

@@ -467,8 +467,11 @@ def restore_backup(
         shutil.copy2(target, target.with_suffix(".db.bak"))
         for suffix in ("-wal", "-shm"):
             Path(str(target) + suffix).unlink(missing_ok=True)
-    target.parent.mkdir(parents=True, exist_ok=True)
+    from memscribe.store.private import private_folder, tighten
+
+    private_folder(target.parent)
     shutil.copy2(path, target)
+    tighten(target, target.with_suffix(".db.bak"))
     console.print(f"restored {target} from {path}")
 
 

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from memscribe.errors import InputError
-from memscribe.write.normalize import normalize_messages, parse_at
+from memscribe.write.normalize import normalize_messages, optional_id, parse_at
 
 if TYPE_CHECKING:
     from memscribe.memory import Memory
@@ -91,9 +91,11 @@ def _message(obj: Any, max_bytes: int) -> tuple[dict[str, Any], str | None]:
     session = obj.get("session_id")
     if session is not None and (not isinstance(session, str | int) or isinstance(session, bool)):
         raise InputError("session_id must be a string")
-    # validated here, one message at a time, so a bad line never fails the batch it would have joined
+    session = optional_id(str(session) if session is not None else None, "session_id")
+    # validated here, one message at a time, by the rules add() applies, so a bad line never fails the
+    # batch it would have joined
     normalize_messages([msg], max_bytes=max_bytes, at=parse_at(None))
-    return msg, (str(session) if session is not None else None)
+    return msg, session
 
 
 def ingest_jsonl(

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from memscribe import boundary
+from memscribe.errors import InputError
 from memscribe.layers.session import SessionMemory
 from memscribe.layers.working import WorkingMemory
 from memscribe.models import Context, Hit, MemoryRecord
@@ -71,6 +72,7 @@ class Reader:
         session_id: str | None,
     ) -> list[Hit]:
         user_id, limit = boundary.require_user(user_id), boundary.search_limit(limit)
+        session_id = boundary.optional_id(session_id, "session_id")
         query = self._query(query)
         with self._metrics.timed("search"):
             scored = self._recall(
@@ -90,6 +92,11 @@ class Reader:
         filters: Mapping[str, Any] | None,
     ) -> Context:
         user_id, budget_tokens = boundary.require_user(user_id), boundary.budget_tokens(budget_tokens)
+        session_id = boundary.optional_id(session_id, "session_id")
+        if max_items is not None and (
+            isinstance(max_items, bool) or not isinstance(max_items, int) or max_items < 1
+        ):
+            raise InputError("max_items must be a positive integer")
         query = self._query(query)
         store, settings = self._store, self._settings
         with self._metrics.timed("context"):

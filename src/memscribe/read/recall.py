@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from memscribe.boundary import metadata
 from memscribe.config import LifecycleConfig, RecallConfig
 from memscribe.errors import InputError
 from memscribe.judge.relevance import GateVerdict, load_background, load_gate
@@ -21,7 +22,8 @@ from memscribe.providers.embedders import Embedder
 from memscribe.read.fuse import rrf
 from memscribe.read.rerank import Scored, rerank
 from memscribe.store.base import Store
-from memscribe.write.normalize import parse_at
+from memscribe.text_rules import bad_label
+from memscribe.write.normalize import check_id, parse_at
 
 __all__ = ["FILTER_KEYS", "hybrid_recall", "matches_filters"]
 
@@ -55,6 +57,18 @@ def validate_filters(filters: Mapping[str, Any] | None) -> dict[str, Any]:
     if unknown:
         raise InputError(f"unknown filter keys {sorted(unknown)}; use {sorted(FILTER_KEYS)}")
     out = dict(filters)
+    for k in ("session_id", "agent_id"):
+        if out.get(k) is not None:
+            check_id(out[k], f"filters.{k}")
+    for k in ("kind", "layer", "status", "entities"):
+        v = out.get(k)
+        for x in [v] if isinstance(v, str) else (v or ()):
+            if why := bad_label(x):
+                raise InputError(f"filters.{k} {why}")
+    if out.get("metadata") is not None:
+        if not isinstance(out["metadata"], Mapping):
+            raise InputError("filters.metadata must be a dict")
+        metadata(out["metadata"], what="filters.metadata")
     for k in ("time_from", "time_to"):
         if out.get(k) is not None:
             out[k] = parse_at(out[k])

@@ -3,7 +3,6 @@ Nothing is written before this succeeds."""
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
@@ -16,8 +15,9 @@ from memscribe.errors import (
     MissingScopeError,
 )
 from memscribe.models import Message
+from memscribe.text_rules import ID_MAX_CHARS, NAME_MAX_CHARS, TEXT_MAX_CHARS, bad_id, bad_label, bad_text
 
-__all__ = ["normalize_messages", "parse_at", "require_user"]
+__all__ = ["check_id", "normalize_messages", "optional_id", "parse_at", "require_user"]
 
 _ROLES = {"user", "assistant", "system", "tool"}
 _ROLE_ALIASES = {"human": "user", "ai": "assistant", "bot": "assistant", "model": "assistant"}
@@ -26,9 +26,22 @@ _ROLE_ALIASES = {"human": "user", "ai": "assistant", "bot": "assistant", "model"
 def require_user(user_id: Any) -> str:
     if not isinstance(user_id, str) or not user_id.strip():
         raise MissingScopeError("user_id is required: a non-empty string naming whose memory this is")
-    if len(user_id) > 256 or any(unicodedata.category(c) == "Cc" for c in user_id):
-        raise InputError("user_id must be at most 256 characters with no control characters")
+    why = bad_id(user_id)
+    if why:
+        raise InputError(f"user_id {why}")
     return user_id
+
+
+def check_id(value: Any, what: str) -> str:
+    """An id (session, agent, message): the rules of :mod:`memscribe.text_rules`, or InputError."""
+    why = bad_id(value)
+    if why:
+        raise InputError(f"{what} {why}")
+    return value
+
+
+def optional_id(value: Any, what: str) -> str | None:
+    return None if value is None else check_id(value, what)
 
 
 def parse_at(at: Any, *, default: datetime | None = None) -> datetime:
@@ -57,15 +70,18 @@ def _check_text(content: Any, limit: int, where: str) -> str:
             raise InputError(f"{where}: content is not valid UTF-8") from exc
     if not isinstance(content, str):
         raise InputError(f"{where}: content must be a string, not {type(content).__name__}")
-    if any(0xD800 <= ord(c) <= 0xDFFF for c in content):
-        raise InputError(f"{where}: content contains unpaired surrogates (not valid Unicode text)")
-    if "\x00" in content:
-        raise InputError(f"{where}: content contains NUL bytes (binary data is not a message)")
+    if len(content) > TEXT_MAX_CHARS:
+        raise MessageTooLargeError(
+            f"{where}: {len(content)} characters is over the {TEXT_MAX_CHARS}-character message limit"
+        )
+    if not content.strip():
+        raise EmptyMessageError(f"{where}: content is empty")
+    why = bad_text(content)
+    if why:
+        raise InputError(f"{where}: content {why}")
     size = len(content.encode("utf-8"))
     if size > limit:
         raise MessageTooLargeError(f"{where}: {size} bytes is over the {limit}-byte message limit")
-    if not content.strip():
-        raise EmptyMessageError(f"{where}: content is empty")
     return content
 
 
@@ -101,12 +117,17 @@ def normalize_messages(messages: Any, *, max_bytes: int, at: datetime) -> list[M
                 f"{where}: unknown role {item.get('role')!r} (use user, assistant, system or tool)"
             )
         content = _check_text(item.get("content"), max_bytes, where)
+        # a blank name or id is no name or id (the schema's pattern for both: no forbidden character)
         name = item.get("name")
-        if name is not None and (not isinstance(name, str) or len(name) > 128):
-            raise InputError(f"{where}: name must be a string of at most 128 characters")
+        if name is not None and (why := bad_label(name, max_chars=NAME_MAX_CHARS)):
+            raise InputError(f"{where}: name {why}")
         mid = item.get("id")
-        if mid is not None and not isinstance(mid, str | int):
+        if isinstance(mid, bool) or (mid is not None and not isinstance(mid, str | int)):
             raise InputError(f"{where}: id must be a string or an integer")
+        if isinstance(mid, str) and (why := bad_label(mid, max_chars=ID_MAX_CHARS)):
+            raise InputError(f"{where}: id {why}")
+        name = name if name and name.strip() else None
+        mid = None if isinstance(mid, str) and not mid.strip() else mid
         msg_at = parse_at(item["at"]) if item.get("at") is not None else at
         out.append(
             Message(

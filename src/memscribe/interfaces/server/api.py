@@ -4,20 +4,25 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Path, Query
+from fastapi import APIRouter, Depends, Path, Query, Request
 
-from memscribe.interfaces.server.auth import Principal, api_principal
+from memscribe.interfaces.server.auth import Principal, scoped
+from memscribe.interfaces.server.errors import ApiError
 from memscribe.interfaces.server.schemas import (
     AddRequest,
     ApproveRequest,
     ContextRequest,
     ErrorBody,
     ForgetResponse,
+    IdText,
     MaintainRequest,
     MaintainResponse,
+    MemoryIdText,
     MemoryList,
     ReasonRequest,
+    ReasonText,
     RejectRequest,
+    RevealResponse,
     RollbackRequest,
     SearchRequest,
     SearchResponse,
@@ -32,6 +37,7 @@ _errors: dict[int | str, dict[str, Any]] = {
     for code, desc in {
         400: "Malformed request body",
         401: "Missing or invalid API key",
+        403: "The key lacks the scope this route needs",
         404: "No such memory in this tenant",
         413: "Request body too large",
         422: "Invalid input",
@@ -39,13 +45,25 @@ _errors: dict[int | str, dict[str, Any]] = {
     }.items()
 }
 
-router = APIRouter(prefix="/v1", responses=_errors)
-Auth = Annotated[Principal, Depends(api_principal)]
-MemoryId = Annotated[str, Path(min_length=1, max_length=128, description="A memory id")]
+
+def _single_query_values(request: Request) -> None:
+    """Every query parameter is one value: ``?user_id=a&user_id=b`` is refused, not read as the last one."""
+    keys = [k for k, _ in request.query_params.multi_items()]
+    repeated = sorted({k for k in keys if keys.count(k) > 1})
+    if repeated:
+        raise ApiError(422, "invalid_request", f"query parameters given more than once: {repeated}")
+
+
+router = APIRouter(prefix="/v1", responses=_errors, dependencies=[Depends(_single_query_values)])
+Reader = Annotated[Principal, Depends(scoped("read"))]
+Writer = Annotated[Principal, Depends(scoped("write"))]
+Revealer = Annotated[Principal, Depends(scoped("reveal"))]
+MemoryId = Annotated[MemoryIdText, Path(description="A memory id")]
+UserQuery = Annotated[IdText, Query(description="Whose memory")]
 
 
 @router.post("/memories", response_model=WriteReport, tags=["memories"], summary="Add messages")
-async def add_memories(body: AddRequest, p: Auth) -> WriteReport:
+async def add_memories(body: AddRequest, p: Writer) -> WriteReport:
     """Run the write pipeline over the messages (like ``Memory.add``): what was kept, merged, dropped, why."""
     return await p.scope.add(
         body.messages_for_memory(),
@@ -59,8 +77,8 @@ async def add_memories(body: AddRequest, p: Auth) -> WriteReport:
 
 @router.get("/memories", response_model=MemoryList, tags=["memories"], summary="List a user's memories")
 async def list_memories(
-    p: Auth,
-    user_id: Annotated[str, Query(min_length=1, max_length=256)],
+    p: Reader,
+    user_id: UserQuery,
     status: Annotated[Status | None, Query(description="Default: active")] = Status.active,
     all_statuses: Annotated[bool, Query(alias="all", description="Every status")] = False,
     kind: Kind | None = None,
@@ -80,56 +98,73 @@ async def list_memories(
 
 
 @router.get("/memories/{memory_id}", response_model=MemoryRecord, tags=["memories"])
-async def get_memory(memory_id: MemoryId, p: Auth) -> MemoryRecord:
+async def get_memory(memory_id: MemoryId, p: Reader) -> MemoryRecord:
     return await p.scope.get(memory_id)
 
 
 @router.patch("/memories/{memory_id}", response_model=MemoryRecord, tags=["memories"], summary="Edit")
-async def update_memory(memory_id: MemoryId, body: UpdateRequest, p: Auth) -> MemoryRecord:
+async def update_memory(memory_id: MemoryId, body: UpdateRequest, p: Writer) -> MemoryRecord:
     """Edit text or fields; the old version is kept (see history) and can be rolled back."""
     return await p.scope.update(memory_id, text=body.text, reason=body.reason, actor="api", **body.fields())
 
 
 @router.delete("/memories/{memory_id}", response_model=MemoryRecord, tags=["memories"])
 async def delete_memory(
-    memory_id: MemoryId, p: Auth, reason: Annotated[str, Query(max_length=1000)] = "deleted through the API"
+    memory_id: MemoryId, p: Writer, reason: Annotated[ReasonText, Query()] = "deleted through the API"
 ) -> MemoryRecord:
     """Soft delete: status ``deleted``, kept in history. ``DELETE /v1/users/{id}`` erases for real."""
     return await p.scope.delete(memory_id, reason=reason)
 
 
 @router.post("/memories/{memory_id}/archive", response_model=MemoryRecord, tags=["memories"])
-async def archive_memory(memory_id: MemoryId, p: Auth, body: ReasonRequest | None = None) -> MemoryRecord:
+async def archive_memory(memory_id: MemoryId, p: Writer, body: ReasonRequest | None = None) -> MemoryRecord:
     """Retire from default recall (still found with ``deep``); undo with restore."""
     reason = (body.reason if body else None) or "archived through the API"
     return await p.scope.update(memory_id, status="archived", reason=reason, actor="api")
 
 
 @router.post("/memories/{memory_id}/restore", response_model=MemoryRecord, tags=["memories"])
-async def restore_memory(memory_id: MemoryId, p: Auth, body: ReasonRequest | None = None) -> MemoryRecord:
+async def restore_memory(memory_id: MemoryId, p: Writer, body: ReasonRequest | None = None) -> MemoryRecord:
     return await p.scope.restore(
         memory_id, reason=(body.reason if body else None) or "restored through the API"
     )
 
 
 @router.get("/memories/{memory_id}/history", response_model=list[Version], tags=["memories"])
-async def memory_history(memory_id: MemoryId, p: Auth) -> list[Version]:
+async def memory_history(memory_id: MemoryId, p: Reader) -> list[Version]:
     return await p.scope.history(memory_id)
 
 
 @router.post("/memories/{memory_id}/rollback", response_model=MemoryRecord, tags=["memories"])
-async def rollback_memory(memory_id: MemoryId, body: RollbackRequest, p: Auth) -> MemoryRecord:
+async def rollback_memory(memory_id: MemoryId, body: RollbackRequest, p: Writer) -> MemoryRecord:
     return await p.scope.rollback(memory_id, body.version, reason=body.reason)
 
 
 @router.get("/memories/{memory_id}/explain", response_model=list[AuditEvent], tags=["memories"])
-async def explain_memory(memory_id: MemoryId, p: Auth) -> list[AuditEvent]:
+async def explain_memory(memory_id: MemoryId, p: Reader) -> list[AuditEvent]:
     """Why is this remembered: every stage decision about the memory and its source messages."""
     return await p.scope.explain(memory_id)
 
 
+@router.post(
+    "/memories/{memory_id}/reveal",
+    response_model=RevealResponse,
+    tags=["memories"],
+    summary="Reveal vaulted values",
+)
+async def reveal_memory(
+    memory_id: MemoryId, p: Revealer, body: ReasonRequest | None = None
+) -> RevealResponse:
+    """The values the privacy filter sealed in the vault (a delivery address, an account number), by
+    placeholder. Needs a key with the ``reveal`` scope; every call is audited (who, why, which
+    placeholders; never the values), see ``/explain``."""
+    reason = (body.reason if body else None) or "revealed through the API"
+    values = await p.scope.reveal(memory_id, actor=f"api key {p.key.id}", reason=reason)
+    return RevealResponse(memory_id=memory_id, values=values)
+
+
 @router.post("/search", response_model=SearchResponse, tags=["recall"])
-async def search(body: SearchRequest, p: Auth) -> SearchResponse:
+async def search(body: SearchRequest, p: Reader) -> SearchResponse:
     hits = await p.scope.search(
         body.query,
         user_id=body.user_id,
@@ -142,7 +177,7 @@ async def search(body: SearchRequest, p: Auth) -> SearchResponse:
 
 
 @router.post("/context", response_model=Context, tags=["recall"])
-async def context(body: ContextRequest, p: Auth) -> Context:
+async def context(body: ContextRequest, p: Reader) -> Context:
     """The token-budgeted context for a query (never over ``budget_tokens``)."""
     return await p.scope.context(
         body.query,
@@ -154,19 +189,23 @@ async def context(body: ContextRequest, p: Auth) -> Context:
     )
 
 
-@router.delete("/users/{user_id}", response_model=ForgetResponse, tags=["users"], summary="Forget a user")
-async def forget_user(user_id: Annotated[str, Path(min_length=1, max_length=256)], p: Auth) -> ForgetResponse:
+@router.delete(
+    "/users/{user_id:path}", response_model=ForgetResponse, tags=["users"], summary="Forget a user"
+)
+async def forget_user(
+    user_id: Annotated[IdText, Path(description="May hold '/'")], p: Writer
+) -> ForgetResponse:
     """Hard erase of everything of this user: memories, versions, audit, sessions. Cannot be undone."""
     return ForgetResponse(user_id=user_id, erased=await p.scope.forget(user_id))
 
 
 @router.get("/users", response_model=list[str], tags=["users"])
-async def list_users(p: Auth) -> list[str]:
+async def list_users(p: Reader) -> list[str]:
     return await p.scope.users()
 
 
 @router.post("/maintain", response_model=MaintainResponse, tags=["lifecycle"])
-async def maintain(p: Auth, body: MaintainRequest | None = None) -> MaintainResponse:
+async def maintain(p: Writer, body: MaintainRequest | None = None) -> MaintainResponse:
     """Expire, archive cold memories, merge near-duplicates, consolidate episodes (all versioned)."""
     body = body or MaintainRequest()
     reports = await p.scope.maintain(user_id=body.user_id, dry_run=body.dry_run)
@@ -190,23 +229,19 @@ async def maintain(p: Auth, body: MaintainRequest | None = None) -> MaintainResp
 
 
 @router.get("/stats", tags=["lifecycle"])
-async def stats(
-    p: Auth, user_id: Annotated[str | None, Query(min_length=1, max_length=256)] = None
-) -> dict[str, Any]:
+async def stats(p: Reader, user_id: Annotated[IdText | None, Query()] = None) -> dict[str, Any]:
     return await p.scope.stats(user_id=user_id)
 
 
 @router.get("/review", response_model=MemoryList, tags=["review"], summary="Pending review queue")
-async def review_queue(
-    p: Auth, user_id: Annotated[str | None, Query(min_length=1, max_length=256)] = None
-) -> MemoryList:
+async def review_queue(p: Reader, user_id: Annotated[IdText | None, Query()] = None) -> MemoryList:
     """Memories waiting for a person (status ``pending_review``): recall does not use them until approved."""
     recs = await p.scope.review_queue(user_id=user_id)
     return MemoryList(items=recs, count=len(recs))
 
 
 @router.post("/review/{memory_id}/approve", response_model=MemoryRecord, tags=["review"])
-async def approve(memory_id: MemoryId, p: Auth, body: ApproveRequest | None = None) -> MemoryRecord:
+async def approve(memory_id: MemoryId, p: Writer, body: ApproveRequest | None = None) -> MemoryRecord:
     """Approve (optionally with corrected text first): the memory becomes active."""
     if body is not None and body.text is not None:
         await p.scope.update(memory_id, text=body.text, reason="edited in review", actor="api")
@@ -214,5 +249,5 @@ async def approve(memory_id: MemoryId, p: Auth, body: ApproveRequest | None = No
 
 
 @router.post("/review/{memory_id}/reject", response_model=MemoryRecord, tags=["review"])
-async def reject(memory_id: MemoryId, p: Auth, body: RejectRequest | None = None) -> MemoryRecord:
+async def reject(memory_id: MemoryId, p: Writer, body: RejectRequest | None = None) -> MemoryRecord:
     return await p.scope.reject(memory_id, reason=body.reason if body else None)

@@ -7,6 +7,7 @@ are opened lazily and closed on shutdown (the app's lifespan).
 from __future__ import annotations
 
 import contextlib
+import hmac
 import re
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
@@ -14,16 +15,17 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI
+from fastapi import FastAPI, Request
 from fastapi.responses import PlainTextResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 from prometheus_client import CollectorRegistry, generate_latest
 
 from memscribe.config import Settings
-from memscribe.interfaces.server.errors import install_error_handlers
+from memscribe.interfaces.server.errors import ApiError, install_error_handlers
 from memscribe.interfaces.server.keys import KeyStore, keys_path
 from memscribe.interfaces.server.middleware import BodyLimit, HttpMetrics, LatencyLog
-from memscribe.interfaces.server.schemas import Health
+from memscribe.interfaces.server.schemas import ErrorBody, Health
+from memscribe.interfaces.server.sessions import SessionStore
 from memscribe.interfaces.server.tenants import TenantRegistry
 from memscribe.lifecycle.ratelimit import KeyedBuckets
 
@@ -47,6 +49,7 @@ class ServerState:
     buckets: KeyedBuckets
     latency: LatencyLog
     prometheus: CollectorRegistry
+    sessions: SessionStore
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -60,6 +63,7 @@ def create_app(settings: Settings | None = None, *, keys: KeyStore | None = None
         buckets=KeyedBuckets(s.server.rate_per_s, s.server.rate_burst),
         latency=LatencyLog(),
         prometheus=CollectorRegistry(),
+        sessions=SessionStore(ttl_s=s.server.session_ttl_s),
     )
 
     @contextlib.asynccontextmanager
@@ -95,14 +99,24 @@ def create_app(settings: Settings | None = None, *, keys: KeyStore | None = None
     async def healthz() -> Health:
         return Health(version=_version())
 
-    @app.get("/metrics", response_class=PlainTextResponse, tags=["ops"])
-    async def metrics() -> PlainTextResponse:
-        """Prometheus text: HTTP counts/latency, plus each open tenant's memory metrics (``tenant`` label)."""
-        parts = [generate_latest(state.prometheus).decode()]
+    @app.get(
+        "/metrics",
+        response_class=PlainTextResponse,
+        tags=["ops"],
+        responses={401: {"model": ErrorBody}, 403: {"model": ErrorBody}},
+    )
+    async def metrics(request: Request) -> PlainTextResponse:
+        """Prometheus text. With the operator's ``server.metrics_token`` (as a bearer token): HTTP counts and
+        latency plus every open tenant's memory metrics (``tenant`` label). With an API key of the
+        ``admin`` scope: that key's tenant's memory metrics only. Without either: 401, nothing."""
+        tenants = _metrics_view(request, state)
+        parts = [generate_latest(state.prometheus).decode()] if tenants is None else []
         texts: list[tuple[str | None, str]] = []
         seen: set[int] = set()
         shared = state.registry.mode == "prefix"
         for tenant in state.registry.open_tenants:
+            if tenants is not None and (shared or tenant not in tenants):
+                continue  # a tenant's admin sees its own tenant; a shared store counts every tenant
             sc = await state.registry.scope(tenant)
             if id(sc.memory) in seen or not hasattr(sc.memory, "metrics_text"):
                 continue
@@ -120,6 +134,22 @@ def create_app(settings: Settings | None = None, *, keys: KeyStore | None = None
     app.add_middleware(HttpMetrics, registry=state.prometheus, latency=state.latency)
     _mount_mcp(app, state)
     return app
+
+
+def _metrics_view(request: Request, state: ServerState) -> set[str] | None:
+    """Who may read /metrics: None for the operator (the metrics token), the key's tenant for an admin key;
+    401 without credentials, 403 for a key without the ``admin`` scope."""
+    auth = request.headers.get("authorization", "")
+    token = auth[7:].strip() if auth[:7].lower() == "bearer " else request.headers.get("x-api-key", "")
+    expected = state.settings.server.metrics_token
+    if token and expected and hmac.compare_digest(token.encode(), expected.encode()):
+        return None
+    key = state.keys.verify(token) if token else None
+    if key is None:
+        raise ApiError(401, "unauthorized", "/metrics needs the metrics token or an admin-scope API key")
+    if not key.allows("admin"):
+        raise ApiError(403, "forbidden", "this API key lacks the 'admin' scope /metrics needs")
+    return {key.tenant}
 
 
 _SAMPLE = re.compile(r"^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{[^}]*\})?(\s.*)$")

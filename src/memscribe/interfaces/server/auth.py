@@ -1,27 +1,31 @@
 """Who is calling, and may they: API key -> tenant scope, then the key's rate limit.
 
-The API takes the key as ``Authorization: Bearer <key>`` or ``X-API-Key: <key>``. The web UI takes it
-from its HttpOnly cookie only (never the API: a cookie rides along on cross-site requests, a header does
-not). Every key has its own token bucket (``server.rate_per_s``, ``server.rate_burst``); over it, 429 with
-``Retry-After``.
+The API takes the key as ``Authorization: Bearer <key>`` or ``X-API-Key: <key>``, never from a cookie (a
+cookie rides along on cross-site requests, a header does not); the web UI's cookie is a session id
+(``sessions.py``). Every key has its own token bucket (``server.rate_per_s``, ``server.rate_burst``); over it, 429 with
+``Retry-After``. Each route names the scope it needs (``scoped("read")`` ...); a key without it gets 403.
 """
 
 from __future__ import annotations
 
-import hashlib
-import hmac
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
-from fastapi import Request, Security
+from fastapi import Depends, Request, Security
 from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
 
 from memscribe.interfaces.server.errors import ApiError
 from memscribe.interfaces.server.keys import ApiKey
 from memscribe.interfaces.server.tenants import TenantScope
 
-__all__ = ["COOKIE", "Principal", "api_principal", "csrf_token", "principal_for_token"]
-
-COOKIE = "memscribe_key"
+__all__ = [
+    "Principal",
+    "api_principal",
+    "principal_for_key",
+    "principal_for_token",
+    "require_scope",
+    "scoped",
+]
 
 _bearer = HTTPBearer(auto_error=False, description="A tenant API key from `memscribe keys create`")
 _header = APIKeyHeader(name="X-API-Key", auto_error=False, description="The same key, as a header")
@@ -31,16 +35,11 @@ _header = APIKeyHeader(name="X-API-Key", auto_error=False, description="The same
 class Principal:
     key: ApiKey
     scope: TenantScope
-    token: str
+    token: str  # the credential of this request: the API key, or the UI's session id
 
     @property
     def tenant(self) -> str:
         return self.key.tenant
-
-
-def csrf_token(token: str) -> str:
-    """The UI's form token: derived from the key, so a page of another site cannot know it."""
-    return hmac.new(token.encode(), b"memscribe-ui-csrf", hashlib.sha256).hexdigest()[:32]
 
 
 async def principal_for_token(request: Request, token: str | None) -> Principal:
@@ -48,11 +47,34 @@ async def principal_for_token(request: Request, token: str | None) -> Principal:
     key = state.keys.verify(token) if token else None
     if key is None:
         raise ApiError(401, "unauthorized", "a valid API key is required" if token else "missing API key")
+    return await principal_for_key(request, key, token=token or "")
+
+
+async def principal_for_key(request: Request, key: ApiKey, *, token: str = "") -> Principal:
+    """The caller of a verified key (from a header, or a UI session), after the key's rate limit."""
+    state = request.app.state.memscribe
     wait = state.buckets.get(key.id).acquire(1)
     if wait > 0:
         raise ApiError(429, "rate_limited", "too many requests for this API key", retry_after=wait)
     request.state.tenant = key.tenant
-    return Principal(key=key, scope=await state.registry.scope(key.tenant), token=token or "")
+    return Principal(key=key, scope=await state.registry.scope(key.tenant), token=token)
+
+
+def require_scope(p: Principal, scope: str) -> Principal:
+    if not p.key.allows(scope):
+        raise ApiError(
+            403, "forbidden", f"this API key lacks the {scope!r} scope (it has {list(p.key.scopes)})"
+        )
+    return p
+
+
+def scoped(scope: str) -> Callable[..., Awaitable[Principal]]:
+    """The dependency of a /v1 route that needs ``scope``: the caller, or 401 / 403 / 429."""
+
+    async def dependency(p: Principal = Depends(api_principal)) -> Principal:
+        return require_scope(p, scope)
+
+    return dependency
 
 
 async def api_principal(

@@ -6,6 +6,11 @@ argon2) protects *low-entropy* secrets against guessing; a 256-bit random secret
 fast digest is as strong and costs microseconds per request instead of tens of milliseconds (the same
 choice GitHub and Stripe make for their tokens). Digests are compared in constant time.
 
+Every key has **scopes**: ``read`` (recall, list, history, stats), ``write`` (add, edit, delete, review,
+maintain, forget), ``reveal`` (the vaulted values of a memory, audited) and ``admin`` (``/metrics`` of its
+own tenant). A key written before scopes existed has ``read`` and ``write``: exactly what it could do then.
+New keys get the same unless ``--scope`` says otherwise.
+
 The file (``<home>/server/keys.json`` by default, mode 0600) is rewritten atomically under an advisory
 lock, and a running server notices changes by its modification time, so ``memscribe keys revoke`` takes
 effect on the next request without a restart.
@@ -28,8 +33,12 @@ from pathlib import Path
 
 from memscribe.config import Settings
 from memscribe.errors import InputError, NotFoundError
+from memscribe.store.private import private_file, private_folder
 
-__all__ = ["TENANT_RE", "ApiKey", "KeyStore", "keys_path"]
+__all__ = ["DEFAULT_SCOPES", "SCOPES", "TENANT_RE", "ApiKey", "KeyStore", "check_scopes", "keys_path"]
+
+SCOPES = ("read", "write", "reveal", "admin")
+DEFAULT_SCOPES = ("read", "write")
 
 TENANT_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$")
 _KEY_RE = re.compile(r"^msk_([0-9a-f]{12})_([A-Za-z0-9_-]{43})$")
@@ -37,6 +46,17 @@ _KEY_RE = re.compile(r"^msk_([0-9a-f]{12})_([A-Za-z0-9_-]{43})$")
 
 def keys_path(settings: Settings) -> Path:
     return settings.server.keys_path or Path(settings.home) / "server" / "keys.json"
+
+
+def check_scopes(scopes: object) -> tuple[str, ...]:
+    """Known scope names, deduplicated in the canonical order (InputError otherwise)."""
+    if isinstance(scopes, str) or not all(isinstance(x, str) for x in scopes):  # type: ignore[union-attr]
+        raise InputError("scopes must be a list of names")
+    names = set(scopes)  # type: ignore[arg-type]
+    unknown = names - set(SCOPES)
+    if unknown or not names:
+        raise InputError(f"unknown or no scopes {sorted(unknown)}; use some of {list(SCOPES)}")
+    return tuple(x for x in SCOPES if x in names)
 
 
 def _digest(token: str) -> str:
@@ -51,15 +71,23 @@ class ApiKey:
     sha256: str
     created_at: str
     revoked_at: str | None = None
+    scopes: tuple[str, ...] = DEFAULT_SCOPES  # a key file of before scopes: what those keys could do
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "scopes", check_scopes(self.scopes))  # the file holds a list
 
     @property
     def active(self) -> bool:
         return self.revoked_at is None
 
+    def allows(self, scope: str) -> bool:
+        return scope in self.scopes
+
     def public(self) -> dict[str, str | None]:
         """What listings show: everything but the digest."""
         d = asdict(self)
         d.pop("sha256")
+        d["scopes"] = list(self.scopes)
         return d
 
 
@@ -85,6 +113,11 @@ class KeyStore:
     def list(self) -> list[ApiKey]:
         return sorted(self._load().values(), key=lambda k: k.created_at)
 
+    def get(self, key_id: str) -> ApiKey | None:
+        """The active key with this id (a UI session holds the id, never the key), or None."""
+        key = self._load().get(key_id)
+        return key if key is not None and key.active else None
+
     def verify(self, token: str) -> ApiKey | None:
         """The active key this token is, or None (malformed, unknown, wrong secret or revoked)."""
         m = _KEY_RE.match(token or "")
@@ -98,8 +131,8 @@ class KeyStore:
     # ------------------------------------------------------------------ writing
     @contextlib.contextmanager
     def _locked(self) -> Iterator[dict[str, ApiKey]]:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        with open(self.path.with_suffix(".lock"), "w") as lock:
+        private_folder(self.path.parent)
+        with open(private_file(self.path.with_suffix(".lock")), "w") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
             self._mtime = None
             keys = dict(self._load())
@@ -113,8 +146,11 @@ class KeyStore:
             os.replace(tmp, self.path)
             self._mtime = None
 
-    def create(self, tenant: str, *, name: str = "") -> tuple[ApiKey, str]:
-        """A new key for ``tenant``: the record, and the token (shown once, never stored)."""
+    def create(
+        self, tenant: str, *, name: str = "", scopes: tuple[str, ...] | list[str] = DEFAULT_SCOPES
+    ) -> tuple[ApiKey, str]:
+        """A new key for ``tenant`` with ``scopes``: the record, and the token (shown once, never stored)."""
+        scopes = check_scopes(scopes)
         if not TENANT_RE.match(tenant or ""):
             raise InputError("tenant must be 1-63 characters: letters, digits, '_', '.', '-' (not first)")
         token = f"msk_{secrets.token_hex(6)}_{secrets.token_urlsafe(32)}"
@@ -125,6 +161,7 @@ class KeyStore:
             name=name,
             sha256=_digest(token),
             created_at=datetime.now(UTC).isoformat(timespec="seconds"),
+            scopes=scopes,
         )
         with self._locked() as keys:
             keys[key.id] = key

@@ -10,9 +10,33 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool, StrictInt
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    Strict,
+    StrictBool,
+    StrictFloat,
+)
+from typing_extensions import TypeAliasType
 
 from memscribe.models import Hit, Kind, Layer, MemoryRecord, Status
+from memscribe.text_rules import (
+    ID_MAX_CHARS,
+    ID_PATTERN,
+    KEY_PATTERN,
+    NAME_MAX_CHARS,
+    REASON_MAX_CHARS,
+    STRING_PATTERN,
+    TEXT_MAX_CHARS,
+    TEXT_PATTERN,
+    bad_id,
+    bad_label,
+    bad_string,
+    bad_text,
+)
 
 __all__ = [
     "AddRequest",
@@ -22,12 +46,16 @@ __all__ = [
     "Filters",
     "ForgetResponse",
     "Health",
+    "IdText",
     "MaintainRequest",
     "MaintainResponse",
+    "MemoryIdText",
     "MemoryList",
     "MessageIn",
     "ReasonRequest",
+    "ReasonText",
     "RejectRequest",
+    "RevealResponse",
     "RollbackRequest",
     "SearchRequest",
     "SearchResponse",
@@ -48,7 +76,100 @@ def _iso_time(v: Any) -> Any:
 # times are ISO 8601 strings only (pydantic would also take a number as a Unix time: too easy a mistake)
 Time = Annotated[datetime, BeforeValidator(_iso_time)]
 
-UserId = Field(min_length=1, max_length=256, description="Whose memory: the scope inside your tenant")
+
+def _rule(why: Any, **kw: Any) -> AfterValidator:
+    """A check of :mod:`memscribe.text_rules` as a pydantic validator (a ValueError becomes a 422)."""
+
+    def check(v: str) -> str:
+        reason = why(v, **kw)
+        if reason:
+            raise ValueError(reason)
+        return v
+
+    return AfterValidator(check)
+
+
+def _pattern(p: str) -> dict[str, Any]:
+    # the schema states the rule's pattern; the rule's Python check validates (it also refuses lone
+    # surrogates, which a JSON Schema string cannot hold and its pattern cannot name)
+    return {"pattern": p}
+
+
+# What each kind of string may hold (memscribe.text_rules): the schema says exactly what the checks take
+IdText = Annotated[
+    str,
+    Field(min_length=1, max_length=ID_MAX_CHARS, json_schema_extra=_pattern(ID_PATTERN)),
+    _rule(bad_id),
+]
+Text = Annotated[
+    str,
+    Field(min_length=1, max_length=TEXT_MAX_CHARS, json_schema_extra=_pattern(TEXT_PATTERN)),
+    _rule(bad_text),
+]
+Query = Annotated[
+    str,
+    Field(min_length=1, max_length=MAX_QUERY_CHARS, json_schema_extra=_pattern(TEXT_PATTERN)),
+    _rule(bad_text, max_chars=MAX_QUERY_CHARS),
+]
+ReasonText = Annotated[
+    str,
+    Field(max_length=REASON_MAX_CHARS, json_schema_extra=_pattern(STRING_PATTERN)),
+    _rule(bad_text, max_chars=REASON_MAX_CHARS, blank_ok=True),
+]
+NameText = Annotated[
+    str,
+    Field(max_length=NAME_MAX_CHARS, json_schema_extra=_pattern(KEY_PATTERN)),
+    _rule(bad_label, max_chars=NAME_MAX_CHARS),
+]
+MessageIdText = Annotated[
+    str,
+    Field(max_length=ID_MAX_CHARS, json_schema_extra=_pattern(KEY_PATTERN)),
+    _rule(bad_label, max_chars=ID_MAX_CHARS),
+]
+MemoryIdText = Annotated[
+    str, Field(min_length=1, max_length=128, json_schema_extra=_pattern(KEY_PATTERN)), _rule(bad_label)
+]
+_MetaKey = Annotated[str, Field(json_schema_extra=_pattern(KEY_PATTERN)), _rule(bad_label)]
+_MetaString = Annotated[str, Field(json_schema_extra=_pattern(STRING_PATTERN)), _rule(bad_string)]
+
+
+def _whole(v: Any) -> Any:
+    """JSON Schema counts 3.0 as an integer; so does the API (3.5 and true stay refused)."""
+    return int(v) if isinstance(v, float) and v.is_integer() else v
+
+
+Whole = Annotated[int, Strict(), BeforeValidator(_whole)]
+
+
+def whole(ge: int, le: int | None = None) -> Any:
+    """An integer in [ge, le] (the bounds before the validator, or the schema loses them)."""
+    return Annotated[int, Strict(), Field(ge=ge, le=le), BeforeValidator(_whole)]
+
+
+def _property_names(schema: dict[str, Any]) -> None:
+    """pydantic states a key pattern as ``patternProperties``, which leaves other keys allowed; the rule is
+    that every key matches: ``propertyNames``, with the value schema for all of them."""
+    pp = schema.pop("patternProperties", None)
+    if pp:
+        ((pattern, value),) = pp.items()
+        schema["propertyNames"] = {"pattern": pattern}
+        schema["additionalProperties"] = value
+
+
+MetaValue = TypeAliasType(
+    "MetaValue",
+    "_MetaString | Whole | StrictFloat | StrictBool | list[MetaValue]"
+    " | Annotated[dict[_MetaKey, MetaValue], Field(json_schema_extra=_property_names)] | None",
+)
+Metadata = Annotated[
+    dict[_MetaKey, MetaValue],
+    Field(
+        description="A JSON object: at most 32 levels deep and 16 KB as JSON",
+        json_schema_extra=_property_names,
+    ),
+]
+
+UserId = Field(description="Whose memory: the scope inside your tenant")
 
 
 class _In(BaseModel):
@@ -57,21 +178,23 @@ class _In(BaseModel):
 
 class MessageIn(_In):
     role: Literal["user", "assistant", "system", "tool"] = "user"
-    content: str = Field(min_length=1, max_length=1_000_000)
-    name: str | None = Field(default=None, max_length=256, description="Speaker name")
-    id: str | None = Field(default=None, max_length=256, description="Your message id (kept in sources)")
+    content: Text
+    name: NameText | None = Field(default=None, description="Speaker name (blank: none)")
+    id: MessageIdText | None = Field(
+        default=None, description="Your message id, kept in sources (blank: none)"
+    )
     at: Time | None = None
 
 
 class AddRequest(_In):
-    messages: (
-        Annotated[str, Field(min_length=1)] | MessageIn | Annotated[list[MessageIn], Field(min_length=1)]
-    ) = Field(description="A string, one message, or a list of messages (like Memory.add)")
-    user_id: str = UserId
-    agent_id: str | None = Field(default=None, max_length=256)
-    session_id: str | None = Field(default=None, max_length=256)
+    messages: Text | MessageIn | Annotated[list[MessageIn], Field(min_length=1)] = Field(
+        description="A string, one message, or a list of messages (like Memory.add)"
+    )
+    user_id: IdText = UserId
+    agent_id: IdText | None = None
+    session_id: IdText | None = None
     at: Time | None = Field(default=None, description="When the messages were said (ISO 8601)")
-    metadata: dict[str, Any] | None = None
+    metadata: Metadata | None = None
 
     def messages_for_memory(self) -> Any:
         if isinstance(self.messages, str):
@@ -85,8 +208,8 @@ class Filters(_In):
     kind: Kind | list[Kind] | None = None
     layer: Layer | list[Layer] | None = None
     status: Status | list[Status] | None = None
-    session_id: str | None = None
-    agent_id: str | None = None
+    session_id: IdText | None = None
+    agent_id: IdText | None = None
     time_from: Time | None = None
     time_to: Time | None = None
 
@@ -96,12 +219,12 @@ class Filters(_In):
 
 
 class SearchRequest(_In):
-    query: str = Field(min_length=1, max_length=MAX_QUERY_CHARS)
-    user_id: str = UserId
-    limit: StrictInt = Field(default=10, ge=1, le=1000)
+    query: Query
+    user_id: IdText = UserId
+    limit: whole(1, 1000) = 10
     filters: Filters | None = None
     deep: StrictBool = Field(default=False, description="Include archived and low-value memories")
-    session_id: str | None = Field(default=None, max_length=256)
+    session_id: IdText | None = None
 
 
 class SearchResponse(BaseModel):
@@ -109,11 +232,11 @@ class SearchResponse(BaseModel):
 
 
 class ContextRequest(_In):
-    query: str = Field(min_length=1, max_length=MAX_QUERY_CHARS)
-    user_id: str = UserId
-    session_id: str | None = Field(default=None, max_length=256)
-    budget_tokens: StrictInt = Field(default=1000, ge=1, le=200_000)
-    max_items: StrictInt | None = Field(default=None, ge=1, le=1000)
+    query: Query
+    user_id: IdText = UserId
+    session_id: IdText | None = None
+    budget_tokens: whole(1, 200_000) = 1000
+    max_items: whole(1, 1000) | None = None
     filters: Filters | None = None
 
 
@@ -123,37 +246,37 @@ class MemoryList(BaseModel):
 
 
 class UpdateRequest(_In):
-    text: str | None = Field(default=None, min_length=1, max_length=32_768)
+    text: Text | None = None
     kind: Kind | None = None
     layer: Layer | None = None
     importance: float | None = Field(default=None, ge=0, le=1)
     confidence: float | None = Field(default=None, ge=0, le=1)
-    entities: list[str] | None = Field(default=None, max_length=256)
-    reason: str = Field(default="edited through the API", max_length=1000)
+    entities: list[IdText] | None = Field(default=None, max_length=256)
+    reason: ReasonText = "edited through the API"
 
     def fields(self) -> dict[str, Any]:
         return self.model_dump(exclude_none=True, exclude={"text", "reason"})
 
 
 class RollbackRequest(_In):
-    version: StrictInt = Field(ge=1)
-    reason: str | None = Field(default=None, max_length=1000)
+    version: whole(1)
+    reason: ReasonText | None = None
 
 
 class ReasonRequest(_In):
-    reason: str | None = Field(default=None, max_length=1000)
+    reason: ReasonText | None = None
 
 
 class ApproveRequest(_In):
-    text: str | None = Field(default=None, min_length=1, max_length=32_768, description="Edit, then approve")
+    text: Text | None = Field(default=None, description="Edit, then approve")
 
 
 class RejectRequest(_In):
-    reason: str | None = Field(default=None, max_length=1000)
+    reason: ReasonText | None = None
 
 
 class MaintainRequest(_In):
-    user_id: str | None = Field(default=None, min_length=1, max_length=256)
+    user_id: IdText | None = None
     dry_run: StrictBool = False
 
 
@@ -170,6 +293,11 @@ class MaintainResponse(BaseModel):
     skipped: int = 0
     growth_rate: float = 0.0
     actions: list[dict[str, str]] = Field(default_factory=list)
+
+
+class RevealResponse(BaseModel):
+    memory_id: str
+    values: dict[str, str] = Field(description="Placeholder in the memory's text -> the sealed value")
 
 
 class ForgetResponse(BaseModel):

@@ -24,6 +24,7 @@ from memscribe.aio import AsyncMemory
 from memscribe.config import Settings
 from memscribe.errors import InputError, NotFoundError
 from memscribe.models import AuditEvent, Context, Hit, MemoryRecord, Version, WriteReport
+from memscribe.store.private import private_folder
 from memscribe.write.normalize import require_user
 
 __all__ = ["SERVER_WRITE_RATES", "TenantRegistry", "TenantScope"]
@@ -117,6 +118,10 @@ class TenantScope:
             out = [e.model_copy(update={"user_id": self.ext(e.user_id)}) for e in out]
         return out
 
+    async def reveal(self, memory_id: str, *, actor: str, reason: str) -> dict[str, str]:
+        await self.owned(memory_id)
+        return await self.memory.reveal(memory_id, actor=actor, reason=reason)
+
     async def forget(self, user_id: str) -> int:
         return await self.memory.forget(user_id=self.uid(user_id))
 
@@ -190,7 +195,7 @@ class TenantRegistry:
                 self._shared = AsyncMemory(settings=s, embedder=self._embedder)
             return self._shared
         home = Path(s.home) / "tenants" / tenant
-        home.mkdir(parents=True, exist_ok=True)
+        private_folder(home)
         ts = s.model_copy(update={"home": home, "store": None})
         return AsyncMemory(settings=ts, embedder=self._embedder)
 

@@ -1,5 +1,7 @@
-"""The /ui pages. Same tenant scoping as the API: the page's API key lives in an HttpOnly, SameSite=Strict
-cookie, and every form POST carries a CSRF token derived from that key (and must come from this origin).
+"""The /ui pages. Same tenant scoping as the API. The browser holds a server-side session id in an
+HttpOnly, SameSite=Strict cookie (Secure over https), never the API key; the login form needs a token bound
+to a pre-session cookie, and every form POST carries the session's CSRF token and must come from this
+origin (see ``interfaces.server.sessions``). Pages need the key's ``read`` scope, changes its ``write``.
 """
 
 from __future__ import annotations
@@ -18,8 +20,9 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 from markupsafe import Markup, escape
 
-from memscribe.interfaces.server.auth import COOKIE, Principal, csrf_token, principal_for_token
+from memscribe.interfaces.server.auth import Principal, principal_for_key, require_scope
 from memscribe.interfaces.server.errors import ApiError
+from memscribe.interfaces.server.sessions import LOGIN_COOKIE, SESSION_COOKIE
 from memscribe.interfaces.web import charts
 from memscribe.models import Kind, Layer, MemoryRecord, Status, Version
 
@@ -42,27 +45,46 @@ _DIFF_FIELDS = ("status", "kind", "layer", "importance", "confidence", "entities
 
 # ---------------------------------------------------------------------- auth, csrf, rendering
 async def ui_principal(request: Request) -> Principal:
-    return await principal_for_token(request, request.cookies.get(COOKIE))
+    """The caller of a UI page: the key behind the session cookie (still active), with ``read``."""
+    state = request.app.state.memscribe
+    sid = request.cookies.get(SESSION_COOKIE)
+    session = state.sessions.get(sid)
+    key = state.keys.get(session.key_id) if session is not None else None
+    if key is None:  # no session, expired, logged out, or its key was revoked
+        raise ApiError(401, "unauthorized", "please log in")
+    return require_scope(await principal_for_key(request, key, token=sid or ""), "read")
 
 
 UI = Annotated[Principal, Depends(ui_principal)]
 
 
-async def _form(request: Request, p: Principal) -> dict[str, str]:
-    """The POSTed form, after the same-origin and CSRF checks."""
+def _same_origin(request: Request) -> None:
+    """A form POST must come from a page of this server (the browser says so in Origin / Sec-Fetch-Site)."""
     origin = request.headers.get("origin")
     if origin and origin != "null" and urlsplit(origin).netloc != request.headers.get("host"):
         raise ApiError(403, "forbidden", "cross-origin form post refused")
+    if request.headers.get("sec-fetch-site") == "cross-site":
+        raise ApiError(403, "forbidden", "cross-site form post refused")
+
+
+async def _form(request: Request, p: Principal, *, scope: str = "write") -> dict[str, str]:
+    """The POSTed form, after the same-origin, CSRF and scope checks."""
+    _same_origin(request)
     form = {k: v for k, v in (await request.form()).items() if isinstance(v, str)}
-    if not hmac.compare_digest(form.get("csrf", ""), csrf_token(p.token)):
+    if not hmac.compare_digest(form.get("csrf", ""), request.app.state.memscribe.sessions.csrf(p.token)):
         raise ApiError(403, "forbidden", "the form's CSRF token is missing or stale; reload the page")
+    require_scope(p, scope)
     return form
+
+
+def _secure(request: Request) -> bool:
+    return request.app.state.memscribe.settings.server.cookie_secure or request.url.scheme == "https"
 
 
 def _page(request: Request, name: str, p: Principal | None, code: int = 200, **ctx: Any) -> HTMLResponse:
     ctx.update(
         tenant=p.tenant if p else None,
-        csrf=csrf_token(p.token) if p else "",
+        csrf=request.app.state.memscribe.sessions.csrf(p.token) if p else ctx.pop("csrf", ""),
         done=_DONE.get(request.query_params.get("done", "")),
         kinds=[k.value for k in Kind],
         layers=[x.value for x in Layer],
@@ -100,29 +122,55 @@ def _safe_next(nxt: str | None) -> str:
 
 
 # ---------------------------------------------------------------------- login
+def _login_page(request: Request, nxt: str, code: int = 200, error: str | None = None) -> HTMLResponse:
+    """The login form, with a token bound to this browser's pre-session cookie (set here if missing)."""
+    sessions = request.app.state.memscribe.sessions
+    pre = request.cookies.get(LOGIN_COOKIE) or sessions.new_pre_session()
+    resp = _page(request, "login.html", None, code, next=nxt, error=error, csrf=sessions.login_token(pre))
+    resp.set_cookie(
+        LOGIN_COOKIE, pre, max_age=3600, httponly=True, samesite="strict", secure=_secure(request), path="/ui"
+    )
+    return resp
+
+
 @router.get("/login", response_class=HTMLResponse)
 async def login_page(request: Request, next: str | None = None) -> HTMLResponse:
-    return _page(request, "login.html", None, next=_safe_next(next), error=None)
+    return _login_page(request, _safe_next(next))
 
 
 @router.post("/login")
 async def login(request: Request) -> Response:
+    _same_origin(request)
+    state = request.app.state.memscribe
     form = await request.form()
-    token = str(form.get("key", "")).strip()
     nxt = _safe_next(str(form.get("next", "")))
-    if request.app.state.memscribe.keys.verify(token) is None:
-        return _page(request, "login.html", None, 401, next=nxt, error="That API key is not valid.")
+    if not state.sessions.login_token_ok(request.cookies.get(LOGIN_COOKIE), str(form.get("csrf", ""))):
+        raise ApiError(403, "forbidden", "the login form is stale or from another site; reload the page")
+    key = state.keys.verify(str(form.get("key", "")).strip())
+    if key is None:
+        return _login_page(request, nxt, 401, "That API key is not valid.")
+    if not key.allows("read"):
+        return _login_page(request, nxt, 403, "That API key has no 'read' scope.")
     resp = RedirectResponse(nxt, status_code=303)
-    secure = request.app.state.memscribe.settings.server.cookie_secure or request.url.scheme == "https"
-    resp.set_cookie(COOKIE, token, httponly=True, samesite="strict", secure=secure, path="/ui")
+    resp.set_cookie(
+        SESSION_COOKIE,
+        state.sessions.create(key.id),  # a fresh id at every login: a planted one is never reused
+        max_age=int(state.sessions.ttl_s),
+        httponly=True,
+        samesite="strict",
+        secure=_secure(request),
+        path="/ui",
+    )
+    resp.delete_cookie(LOGIN_COOKIE, path="/ui")
     return resp
 
 
 @router.post("/logout")
 async def logout(request: Request, p: UI) -> Response:
-    await _form(request, p)
+    await _form(request, p, scope="read")
+    request.app.state.memscribe.sessions.revoke(p.token)  # the id stops working here, not just in the browser
     resp = RedirectResponse("/ui/login", status_code=303)
-    resp.delete_cookie(COOKIE, path="/ui")
+    resp.delete_cookie(SESSION_COOKIE, path="/ui")
     return resp
 
 
@@ -143,7 +191,7 @@ async def user_jump(p: UI, user: str = "") -> Response:
     return RedirectResponse(f"/ui/users/{quote(user, safe='')}" if user.strip() else "/ui/", status_code=303)
 
 
-@router.get("/users/{user_id}", response_class=HTMLResponse)
+@router.get("/users/{user_id:path}", response_class=HTMLResponse)  # a user id may hold '/'
 async def browser(
     request: Request,
     user_id: str,

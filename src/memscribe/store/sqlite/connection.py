@@ -21,6 +21,7 @@ import apsw.bestpractice
 import sqlite_vec
 
 from memscribe.errors import ConcurrencyError, StoreError
+from memscribe.store.private import private_file, tighten
 
 __all__ = ["SQLiteConnection"]
 
@@ -35,7 +36,12 @@ class SQLiteConnection:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         if str(path) != ":memory:":
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            # owner-only before SQLite creates it: the WAL and SHM inherit the database file's mode
+            try:
+                private_file(self.path)
+            except OSError as exc:
+                raise StoreError(f"cannot create store {self.path}: {exc}") from exc
+            tighten(f"{self.path}-wal", f"{self.path}-shm")
         self._lock = threading.RLock()
         self._depth = 0
         try:

@@ -15,6 +15,7 @@ import apsw
 from memscribe.errors import MigrationError, StoreError
 from memscribe.store.codec import now
 from memscribe.store.meta import EmbedderRecord
+from memscribe.store.private import private_file
 from memscribe.store.sql import USER_TABLES
 from memscribe.store.sqlite import vector_sidecar
 from memscribe.store.sqlite.counters import SQLiteCounters
@@ -91,10 +92,12 @@ class SQLiteStore(
         return str(self._exec("PRAGMA integrity_check")[0][0])
 
     def backup_to(self, path: str | Path) -> None:
-        """A consistent copy of the whole file while the store is in use (SQLite's online backup)."""
+        """A consistent copy of the whole file while the store is in use (SQLite's online backup), owner-only
+        like the store itself."""
         try:
+            private_file(path)
             dest = apsw.Connection(str(path))
-        except apsw.Error as exc:
+        except (apsw.Error, OSError) as exc:
             raise StoreError(f"cannot write a backup to {path}: {exc}") from exc
         try:
             with self._lock, dest.backup("main", self._conn, "main") as b:
