@@ -9,7 +9,7 @@ import, key rotation, erasure). ``AsyncMemory`` (its async twin) lives in :mod:`
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -38,6 +38,7 @@ from memscribe.write_runner import WriteRunner
 if TYPE_CHECKING:
     from memscribe.jobs import RunReport
     from memscribe.lifecycle.maintain import MaintenanceReport
+    from memscribe.portability import ImportReport
     from memscribe.vault import Vault
 
 __all__ = ["Memory"]
@@ -224,14 +225,23 @@ class Memory:
         return self._upkeep.export(user_id=user_id)
 
     def import_(
-        self, records: Iterable[Mapping[str, Any]], *, batch_size: int = 256, dry_run: bool = False
-    ) -> int:
-        """Load an :meth:`export` (dicts, e.g. the lines of a JSONL file); returns the number of memories.
+        self,
+        records: Iterable[Mapping[str, Any]],
+        *,
+        batch_size: int = 256,
+        dry_run: bool = False,
+        on_progress: Callable[[int], None] | None = None,
+    ) -> ImportReport:
+        """Load an :meth:`export` (dicts, e.g. the lines of a JSONL file); returns an
+        :class:`~memscribe.portability.ImportReport` (``.memories`` is the number of memories read).
 
         Everything comes back as it was (vault values stay sealed); vectors and keyword entries are rebuilt
         with this store's embedder. A list is validated whole first, an iterator ``batch_size`` items at a
-        time, a transaction per batch. A second import of an export changes nothing; ``dry_run`` counts."""
-        return self._upkeep.import_(records, batch_size=batch_size, dry_run=dry_run)
+        time, a transaction per batch. A memory already here unchanged is skipped (not re-embedded); a newer
+        or diverged local version is kept and listed in ``.conflicts``; memories with values sealed under
+        another vault key are listed in ``.sealed_elsewhere``. ``dry_run`` only validates and counts;
+        ``on_progress(n)`` is called as items are done."""
+        return self._upkeep.import_(records, batch_size=batch_size, dry_run=dry_run, on_progress=on_progress)
 
     def backup(self, path: str | Path) -> Path:
         """A consistent copy of the store while it is in use (SQLite online backup API)."""
