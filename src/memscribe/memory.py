@@ -18,7 +18,7 @@ from memscribe import boundary
 from memscribe.approval import Approval
 from memscribe.background import Background
 from memscribe.clock import Clock, system_clock
-from memscribe.config import Settings, settings_for
+from memscribe.config import Settings, embedder_endpoint, settings_for
 from memscribe.editing import Editor
 from memscribe.keyring import KeyRing
 from memscribe.layers.session import SessionMemory
@@ -63,9 +63,8 @@ class Memory:
         self.settings = s = settings_for(settings, home=home, store=store)
         self._clock = clock = clock or system_clock
         self._store = st = store if (store is not None and not isinstance(store, str)) else open_store(s)
-        self.embedder = emb = embedder or make_embedder(
-            s.embedder, base_url=s.llm.base_url, api_key=s.llm.api_key
-        )
+        url, key = embedder_endpoint(s)
+        self.embedder = emb = embedder or make_embedder(s.embedder, base_url=url, api_key=key)
         st.check_embedder(emb.name, emb.dim)
         self._keys = KeyRing(s.home, st, env_key=s.vault_key)
         self._ledger = ledger = Ledger(st, emb, clock=clock)

@@ -556,7 +556,7 @@ def vault_rotate(home: Path | None = HomeOpt) -> None:
 @app.command()
 def reindex(home: Path | None = HomeOpt) -> None:
     """Re-embed every memory with the configured embedder (after changing the embedding model)."""
-    from memscribe.config import Settings, settings_for
+    from memscribe.config import Settings, embedder_endpoint, settings_for
     from memscribe.interfaces.progress import bar
     from memscribe.ledger import Ledger
     from memscribe.providers.embedders import make_embedder
@@ -565,7 +565,8 @@ def reindex(home: Path | None = HomeOpt) -> None:
     s = settings_for(Settings(), home=home, store=None)
     _run(lambda: require_store(s))
     store = open_store(s)
-    emb = make_embedder(s.embedder, base_url=s.llm.base_url, api_key=s.llm.api_key)
+    url, key = embedder_endpoint(s)
+    emb = make_embedder(s.embedder, base_url=url, api_key=key)
     ledger = Ledger(store, emb)
     n = 0
     try:

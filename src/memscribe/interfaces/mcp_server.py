@@ -100,6 +100,10 @@ class WriteOutcome(BaseModel):
     memory_id: str | None = None
     text: str | None = None
     reasons: list[str] = Field(default_factory=list)
+    encoder: str | None = Field(default=None, description="'rules' or 'llm' (None for a dropped message)")
+    fallback: str | None = Field(
+        default=None, description="why the configured LLM encoder was not used (its error), if it failed"
+    )
 
 
 class RememberResult(BaseModel):
