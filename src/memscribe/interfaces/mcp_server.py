@@ -11,8 +11,8 @@ Every memscribe error a tool raises reaches the client as an MCP tool error (``i
 starts with the error's type, e.g. ``InputError: query is empty``; the server keeps serving.
 
 Transports:
-    * stdio — ``memscribe mcp [--home PATH] [--user ID [--allow-any-user]]`` (see :func:`run_stdio`); without
-      ``--home`` (or ``MEMSCRIBE_HOME``) the store is the user's data directory (``platformdirs``), never the
+    * stdio — ``memscribe mcp [--home PATH] [--user ID [--allow-any-user]]`` (see :func:`run_stdio`);
+      without ``--home`` (or ``MEMSCRIBE_HOME``) the store is the user's data directory (``platformdirs``), never the
       directory the client happened to start the server in;
     * streamable HTTP — ``create_mcp_server(mem).streamable_http_app(...)`` is a Starlette ASGI app; when it
       is mounted inside another app, that app's lifespan must run ``server.session_manager.run()``.
@@ -111,7 +111,9 @@ class RememberResult(BaseModel):
     stored: list[str] = Field(description="ids of new memories")
     changed: list[str] = Field(description="ids of memories updated, superseded by, merged or linked")
     items: list[WriteOutcome] = Field(
-        description="every decision of this write, in order (a dropped message has action 'drop' and its reasons)"
+        description=(
+            "every decision of this write, in order (a dropped message has action 'drop' and its reasons)"
+        )
     )
     counts: dict[str, int] = Field(description="how many items per action")
 
@@ -437,8 +439,8 @@ def create_mcp_server(
         name="memory_context",
         title="Memory context",
         description=(
-            "What memscribe remembers that is relevant to `query` (at most `budget_tokens` tokens), as a user "
-            "message to put before the question. Arguments are strings."
+            "What memscribe remembers that is relevant to `query` (at most `budget_tokens` tokens), as a "
+            "user message to put before the question. Arguments are strings."
         ),
     )
     async def memory_context(
