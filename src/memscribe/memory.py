@@ -231,15 +231,12 @@ class Memory:
         dry_run: bool = False,
         on_progress: Callable[[int], None] | None = None,
     ) -> ImportReport:
-        """Load an :meth:`export` (dicts, e.g. the lines of a JSONL file); returns an
-        :class:`~memscribe.portability.ImportReport` (``.memories`` is the number of memories read).
+        """Load an :meth:`export` (dicts, e.g. a JSONL file's lines); returns an ``ImportReport``.
 
-        Everything comes back as it was (vault values stay sealed); vectors and keyword entries are rebuilt
-        with this store's embedder. A list is validated whole first, an iterator ``batch_size`` items at a
-        time, a transaction per batch. A memory already here unchanged is skipped (not re-embedded); a newer
-        or diverged local version is kept and listed in ``.conflicts``; memories with values sealed under
-        another vault key are listed in ``.sealed_elsewhere``. ``dry_run`` only validates and counts;
-        ``on_progress(n)`` is called as items are done."""
+        Vault values stay sealed; vectors and keyword entries are rebuilt with this store's embedder. A list is
+        validated whole first, an iterator ``batch_size`` items at a time. A memory already here unchanged is
+        skipped (not re-embedded); a newer or diverged local version is kept and listed in ``.conflicts``
+        (see :mod:`memscribe.portability`). ``dry_run`` only counts; ``on_progress(n)`` reports items done."""
         return self._upkeep.import_(records, batch_size=batch_size, dry_run=dry_run, on_progress=on_progress)
 
     def backup(self, path: str | Path) -> Path:
