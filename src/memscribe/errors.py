@@ -5,10 +5,12 @@
     │   ├── EmptyMessageError
     │   ├── MessageTooLargeError
     │   ├── InvalidTimeError
-    │   └── MissingScopeError            no user_id
+    │   ├── MissingScopeError            no user_id
+    │   └── ScopeLockedError             a user id outside the one an interface is locked to (MCP --user)
     ├── NotFoundError (KeyError)         no memory / version with that id in reach
     ├── StoreError                       the store could not do what was asked
     │   ├── MigrationError
+    │   ├── NoStoreError                 a read command pointed at a folder that holds no store
     │   ├── EmbedderMismatch             store was built with another embedding model
     │   ├── LimitExceeded                per-user count / store size limits
     │   ├── ConcurrencyError             lock contention that retries did not resolve
@@ -37,10 +39,12 @@ __all__ = [
     "MessageTooLargeError",
     "MigrationError",
     "MissingScopeError",
+    "NoStoreError",
     "NotFoundError",
     "ProviderError",
     "ProviderTimeout",
     "RateLimited",
+    "ScopeLockedError",
     "StoreError",
     "VaultError",
 ]
@@ -70,6 +74,10 @@ class MissingScopeError(InputError):
     pass
 
 
+class ScopeLockedError(InputError):
+    """The call names a user other than the one this interface serves (``memscribe mcp --user``)."""
+
+
 class NotFoundError(MemscribeError, KeyError):
     def __str__(self) -> str:  # KeyError quotes its message; we want it plain
         return str(self.args[0]) if self.args else "not found"
@@ -81,6 +89,10 @@ class StoreError(MemscribeError):
 
 class MigrationError(StoreError):
     pass
+
+
+class NoStoreError(StoreError):
+    """A command that only reads was pointed at a folder with no store; none is created."""
 
 
 class EmbedderMismatch(StoreError):

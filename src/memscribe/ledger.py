@@ -208,11 +208,12 @@ class Ledger:
         self,
         rec: MemoryRecord,
         *,
-        vector: np.ndarray,
+        vector: np.ndarray | None,
         versions: Sequence[Version],
         secrets: Sequence[SealedSecret] = (),
     ) -> MemoryRecord:
-        """A record from an export, as it was: its own version numbers and history, its sealed values."""
+        """A record from an export, as it was: its own version numbers and history, its sealed values.
+        ``vector=None`` keeps the vector the record already has (an update whose text did not change)."""
         with self._store.atomic():
             self._store.put_memory(rec, vector=vector, keyword_text=keyword_text_for(rec))
             for v in versions:

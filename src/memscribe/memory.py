@@ -9,7 +9,7 @@ import, key rotation, erasure). ``AsyncMemory`` (its async twin) lives in :mod:`
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -18,7 +18,7 @@ from memscribe import boundary
 from memscribe.approval import Approval
 from memscribe.background import Background
 from memscribe.clock import Clock, system_clock
-from memscribe.config import Settings, settings_for
+from memscribe.config import Settings, embedder_endpoint, settings_for
 from memscribe.editing import Editor
 from memscribe.keyring import KeyRing
 from memscribe.layers.session import SessionMemory
@@ -38,6 +38,7 @@ from memscribe.write_runner import WriteRunner
 if TYPE_CHECKING:
     from memscribe.jobs import RunReport
     from memscribe.lifecycle.maintain import MaintenanceReport
+    from memscribe.portability import ImportReport
     from memscribe.vault import Vault
 
 __all__ = ["Memory"]
@@ -62,9 +63,8 @@ class Memory:
         self.settings = s = settings_for(settings, home=home, store=store)
         self._clock = clock = clock or system_clock
         self._store = st = store if (store is not None and not isinstance(store, str)) else open_store(s)
-        self.embedder = emb = embedder or make_embedder(
-            s.embedder, base_url=s.llm.base_url, api_key=s.llm.api_key
-        )
+        url, key = embedder_endpoint(s)
+        self.embedder = emb = embedder or make_embedder(s.embedder, base_url=url, api_key=key)
         st.check_embedder(emb.name, emb.dim)
         self._keys = KeyRing(s.home, st, env_key=s.vault_key)
         self._ledger = ledger = Ledger(st, emb, clock=clock)
@@ -242,14 +242,20 @@ class Memory:
         return self._upkeep.export(user_id=user_id)
 
     def import_(
-        self, records: Iterable[Mapping[str, Any]], *, batch_size: int = 256, dry_run: bool = False
-    ) -> int:
-        """Load an :meth:`export` (dicts, e.g. the lines of a JSONL file); returns the number of memories.
+        self,
+        records: Iterable[Mapping[str, Any]],
+        *,
+        batch_size: int = 256,
+        dry_run: bool = False,
+        on_progress: Callable[[int], None] | None = None,
+    ) -> ImportReport:
+        """Load an :meth:`export` (dicts, e.g. a JSONL file's lines); returns an ``ImportReport``.
 
-        Everything comes back as it was (vault values stay sealed); vectors and keyword entries are rebuilt
-        with this store's embedder. A list is validated whole first, an iterator ``batch_size`` items at a
-        time, a transaction per batch. A second import of an export changes nothing; ``dry_run`` counts."""
-        return self._upkeep.import_(records, batch_size=batch_size, dry_run=dry_run)
+        Vault values stay sealed; vectors and keyword entries are rebuilt with this store's embedder. A list is
+        validated whole first, an iterator ``batch_size`` items at a time. A memory already here unchanged is
+        skipped (not re-embedded); a newer or diverged local version is kept and listed in ``.conflicts``
+        (see :mod:`memscribe.portability`). ``dry_run`` only counts; ``on_progress(n)`` reports items done."""
+        return self._upkeep.import_(records, batch_size=batch_size, dry_run=dry_run, on_progress=on_progress)
 
     def backup(self, path: str | Path) -> Path:
         """A consistent copy of the store while it is in use (SQLite online backup API)."""

@@ -206,6 +206,12 @@ class WriteItem(BaseModel):
     memory_id: str | None = None
     text: str | None = None
     reasons: list[str] = Field(default_factory=list)
+    encoder: str | None = Field(
+        default=None, description="what wrote the memory's text and fields: 'rules' or 'llm' (None: dropped)"
+    )
+    fallback: str | None = Field(
+        default=None, description="why the configured LLM encoder was not used (its error), when it failed"
+    )
 
 
 class WriteReport(BaseModel):
@@ -235,6 +241,11 @@ class WriteReport(BaseModel):
     @property
     def dropped(self) -> list[WriteItem]:
         return [i for i in self.items if i.action == "drop"]
+
+    @property
+    def fallbacks(self) -> list[WriteItem]:
+        """Items the rule encoder wrote because the configured LLM failed (each with its reason)."""
+        return [i for i in self.items if i.fallback]
 
     def counts(self) -> dict[str, int]:
         out: dict[str, int] = {}

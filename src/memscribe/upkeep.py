@@ -8,13 +8,13 @@ it works on the store as it really is.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from memscribe import boundary
-from memscribe.portability import export_records, import_records
+from memscribe.portability import ImportReport, export_records, import_records
 from memscribe.store.private import private_folder
 
 if TYPE_CHECKING:
@@ -80,7 +80,14 @@ class Upkeep:
     def export(self, *, user_id: str | None) -> list[dict[str, Any]]:
         return export_records(self._store, user_id=_optional_user(user_id))
 
-    def import_(self, records: Iterable[Mapping[str, Any]], *, batch_size: int, dry_run: bool) -> int:
+    def import_(
+        self,
+        records: Iterable[Mapping[str, Any]],
+        *,
+        batch_size: int,
+        dry_run: bool,
+        on_progress: Callable[[int], None] | None = None,
+    ) -> ImportReport:
         return import_records(
             self._store,
             self._embedder,
@@ -88,7 +95,8 @@ class Upkeep:
             records,
             batch_size=boundary.batch_size(batch_size),
             dry_run=dry_run,
-            now=self._clock,
+            key_id=lambda: self._keys.vault().key_id,
+            on_progress=on_progress,
         )
 
     def rotate_vault_key(self) -> str | None:

@@ -6,6 +6,7 @@ Real embedder and real SQLite stores in tmp folders; no mocks.
 from __future__ import annotations
 
 import json
+import os
 import socket
 import sys
 import threading
@@ -112,7 +113,7 @@ def test_tools_round_trip_in_process(amem):
 
 def test_scoped_ids_and_default_user(amem):
     """A memory of another user is refused as not found; the default user applies to calls without one."""
-    server = create_mcp_server(amem, default_user_id="alice")
+    server = create_mcp_server(amem, default_user_id="alice", allow_any_user=True)
 
     async def main() -> None:
         async with Client(server) as c:
@@ -183,8 +184,61 @@ def test_bad_arguments_are_tool_errors_and_the_server_lives_on(amem):
     anyio.run(main)
 
 
+def test_a_default_user_locks_the_scope(amem):
+    """`--user alice`: every tool, the profile template and the prompt refuse another user with a clear
+    error; nothing is written for that user. `--allow-any-user` lifts the lock (the test above)."""
+    server = create_mcp_server(amem, default_user_id="alice")
+
+    async def main() -> None:
+        async with Client(server) as c:
+            mine = data(await c.call_tool("remember", {"text": "My favourite editor is Vim"}))["stored"][0]
+            same = data(await c.call_tool("recall", {"query": "editor", "user_id": "alice"}))
+            assert same["memories"][0]["id"] == mine  # naming the server's own user is fine
+            for tool, args in [
+                ("remember", {"text": "My favourite editor is Emacs", "user_id": "bob"}),
+                ("recall", {"query": "editor", "user_id": "bob"}),
+                ("get_context", {"query": "editor", "user_id": "bob"}),
+                ("forget_memory", {"memory_id": mine, "user_id": "bob"}),
+                ("memory_history", {"memory_id": mine, "user_id": "bob"}),
+            ]:
+                msg = error_text(await c.call_tool(tool, args))
+                assert "ScopeLockedError:" in msg, (tool, msg)
+                assert "'alice'" in msg and "'bob'" in msg and "--allow-any-user" in msg
+            with pytest.raises(MCPError) as other:
+                await c.read_resource("memscribe://users/bob/profile")
+            assert other.value.code == INVALID_PARAMS and "ScopeLockedError" in other.value.message
+            with pytest.raises(MCPError) as prompt:
+                await c.get_prompt("memory_context", {"query": "editor", "user_id": "bob"})
+            assert "ScopeLockedError" in prompt.value.message
+            assert amem.sync.list(user_id="bob", status=None) == []
+            assert [r.id for r in amem.sync.list(user_id="alice")] == [mine]  # forget was refused
+
+    anyio.run(main)
+
+
+def test_remember_lists_each_decision_once(amem):
+    """A dropped message is one item with its reasons, not repeated in a second list."""
+    server = create_mcp_server(amem, default_user_id="u1")
+
+    async def main() -> None:
+        async with Client(server) as c:
+            msgs = [
+                {"role": "user", "content": "ok thanks"},
+                {"role": "user", "content": "I am allergic to peanuts"},
+            ]
+            out = data(await c.call_tool("remember", {"messages": msgs}))
+            assert set(out) == {"user_id", "stored", "changed", "items", "counts"}
+            assert [i["action"] for i in out["items"]] == ["drop", "add"]
+            assert out["items"][0]["reasons"] and out["counts"] == {"drop": 1, "add": 1}
+
+    anyio.run(main)
+
+
 def _env() -> dict[str, str]:
-    return {"OMP_NUM_THREADS": "1", "PYTHONUNBUFFERED": "1"}
+    # the SDK starts the server with a minimal environment: pass PYTHONPATH on so that a worktree's
+    # source (not whatever the venv has installed) is what runs
+    extra = {"PYTHONPATH": os.environ["PYTHONPATH"]} if os.environ.get("PYTHONPATH") else {}
+    return {"OMP_NUM_THREADS": "1", "PYTHONUNBUFFERED": "1", **extra}
 
 
 def test_stdio_round_trip(tmp_path):
@@ -227,6 +281,64 @@ def test_stdio_round_trip(tmp_path):
         errlog.close()
     log = (tmp_path / "stderr.log").read_text()
     assert "Traceback" not in log, log
+
+
+def test_stdio_client_sees_annotations_profile_and_prompt(tmp_path):
+    """The acceptance check of issue 21: the official SDK's stdio client, against `memscribe mcp --user alice`
+    run as a real subprocess *without* `--home`, sees annotations on every tool, alice's profile in
+    resources/list and the memory_context prompt; the store lands in the user data directory
+    ($XDG_DATA_HOME/memscribe here), not in the directory the client started the server in."""
+    data_home, cwd = tmp_path / "data", tmp_path / "client-cwd"
+    cwd.mkdir()
+    env = {**_env(), "HOME": str(tmp_path / "home"), "XDG_DATA_HOME": str(data_home)}
+    params = StdioServerParameters(
+        command=str(MEMSCRIBE_BIN), args=["mcp", "--user", "alice"], env=env, cwd=str(cwd)
+    )
+    errlog = (tmp_path / "stderr.log").open("w")
+
+    async def main() -> None:
+        with anyio.fail_after(60):
+            async with stdio_client(params, errlog=errlog) as (read, write), ClientSession(read, write) as s:
+                await s.initialize()
+                tools = {t.name: t for t in (await s.list_tools()).tools}
+                assert set(tools) == {"remember", "recall", "get_context", "forget_memory", "memory_history"}
+                for name, tool in tools.items():
+                    a = tool.annotations
+                    assert a is not None and a.title, name
+                    assert None not in (a.read_only_hint, a.destructive_hint, a.idempotent_hint), name
+                    assert a.open_world_hint is False, name
+                readers = {n for n, t in tools.items() if t.annotations.read_only_hint}
+                assert readers == {"recall", "get_context", "memory_history"}
+                assert tools["forget_memory"].annotations.destructive_hint is True
+                assert tools["remember"].annotations.destructive_hint is False
+
+                stored = data(await s.call_tool("remember", {"text": "I prefer green tea over coffee"}))
+                tea = stored["stored"][0]
+                listed = {str(r.uri): r for r in (await s.list_resources()).resources}
+                assert "memscribe://users/alice/profile" in listed
+                assert listed["memscribe://users/alice/profile"].mime_type == "application/json"
+                body = await s.read_resource("memscribe://users/alice/profile")
+                assert tea in {m["id"] for m in json.loads(body.contents[0].text)["memories"]}
+                templates = (await s.list_resource_templates()).resource_templates
+                assert [t.uri_template for t in templates] == ["memscribe://users/{user_id}/profile"]
+
+                prompts = {p.name: p for p in (await s.list_prompts()).prompts}
+                assert {a.name for a in prompts["memory_context"].arguments} >= {"query"}
+                got = await s.get_prompt("memory_context", {"query": "what do I drink"})
+                text = got.messages[0].content.text
+                assert got.messages[0].role == "user" and "green tea" in text and "what do I drink" in text
+
+                locked = await s.call_tool("recall", {"query": "tea", "user_id": "bob"})
+                assert "ScopeLockedError:" in error_text(locked)
+
+    try:
+        anyio.run(main)
+    finally:
+        errlog.close()
+    log = (tmp_path / "stderr.log").read_text()
+    assert "Traceback" not in log, log
+    assert (data_home / "memscribe" / "memscribe.db").is_file()
+    assert list(cwd.iterdir()) == []
 
 
 def _free_port() -> int:

@@ -112,7 +112,7 @@ def test_export_import_round_trip(tmp_path):
     dump = a.export()
     a.close()
     b = Memory(home=tmp_path / "b")
-    assert b.import_(json.loads(json.dumps(dump))) == 2
+    assert b.import_(json.loads(json.dumps(dump))).memories == 2
     again = b.export()
     strip = lambda rows: sorted(json.dumps(r, sort_keys=True, ensure_ascii=False) for r in rows)  # noqa: E731
     assert strip(again) == strip(dump)

@@ -95,8 +95,46 @@ def test_cli_review_queue(tmp_path):
 
 def test_error_messages_keep_square_brackets(tmp_path):
     # rich would read "[bold]" in an error text as markup and swallow it (and "pip install 'x[server]'")
+    run("add", "I prefer green tea", "-u", "u1", "--home", tmp_path)
     res = runner.invoke(app, ["show", "mem_[bold]x", "--home", str(tmp_path)])
     assert res.exit_code == 2 and "mem_[bold]x" in res.output
+
+
+def test_read_commands_refuse_a_missing_store_and_create_none(tmp_path):
+    """`show --home /typo` used to create an empty store there and answer "not found"."""
+    missing = tmp_path / "nowhere"
+    home = ["--home", str(missing)]
+    for cmd in (
+        ["show", "mem_x"],
+        ["history", "mem_x"],
+        ["why", "mem_x"],
+        ["search", "tea", "-u", "u1"],
+        ["context", "tea", "-u", "u1"],
+        ["list", "-u", "u1"],
+        ["export"],
+        ["stats"],
+        ["review", "list"],
+        ["delete", "mem_x"],
+        ["maintain"],
+        ["reindex"],
+    ):
+        res = runner.invoke(app, [*cmd, *home])
+        assert res.exit_code == 2, (cmd, res.output)
+        assert "no memscribe store at" in res.output and "Traceback" not in res.output, (cmd, res.output)
+    assert not missing.exists()
+    # the commands that bring memories in create the store
+    run("add", "I prefer green tea", "-u", "u1", *home)
+    assert json.loads(run("list", "-u", "u1", "--json", *home))
+
+
+def test_ingest_shows_a_progress_bar(tmp_path):
+    path = tmp_path / "chat.jsonl"
+    turns = ["I live in Boston.", "ok", "I prefer green tea over coffee.", "My sister is called Ann."]
+    path.write_text("".join(json.dumps({"role": "user", "content": t}) + "\n" for t in turns))
+    res = runner.invoke(app, ["ingest", str(path), "-u", "u1", "--batch", "1", "--home", str(tmp_path / "s")])
+    assert res.exit_code == 0, res.output
+    assert re.search(r"ingesting .*4/4 lines .*/s", res.stderr), res.stderr
+    assert "ingested 4 messages" in res.stdout
 
 
 def test_python_dash_m_runs_the_same_command(tmp_path):

@@ -37,6 +37,26 @@ def test_openai_compatible_embedder_and_store_records_its_name(tmp_path):
         Memory(home=tmp_path)  # the default embedder cannot read an index built with another model
 
 
+def test_the_embedder_can_have_its_own_endpoint(tmp_path):
+    """A chat model behind one URL and embeddings behind another (MEMSCRIBE_EMBEDDER_BASE_URL)."""
+    with (
+        ScriptedLLMServer([{"status": 500}]) as chat,
+        ScriptedLLMServer([{"json": {}}], embedding_dim=16) as embed,
+    ):
+        s = Settings(
+            home=tmp_path,
+            embedder="openai:test-embed",
+            embedder_base_url=embed.base_url,
+            embedder_api_key="e",
+            llm=LLMConfig(base_url=chat.base_url, api_key="c", timeout_s=0.5, max_retries=0),
+        )
+        with Memory(settings=s) as mem:
+            mem.add("I prefer green tea over coffee.", user_id="u1")
+            assert mem.search("tea", user_id="u1")
+        assert embed.paths and all(p.endswith("/embeddings") for p in embed.paths)
+        assert chat.paths and not any(p.endswith("/embeddings") for p in chat.paths)
+
+
 def test_unknown_embedder_spec_is_an_input_error():
     with pytest.raises(errors.InputError):
         make_embedder("word2vec")

@@ -268,7 +268,10 @@ def _assert_fallback(c: Candidate, rule: Candidate, error: str) -> None:
     assert c.reasons[-1] == f"llm failed: {error}; rule encoder used"
     assert c.text == rule.text
     # nothing else differs from the rule encoder's candidate
-    assert c.model_dump(exclude={"encoder", "reasons"}) == rule.model_dump(exclude={"encoder", "reasons"})
+    assert c.fallback is not None and c.fallback.startswith(f"{error}: ")
+    assert c.model_dump(exclude={"encoder", "reasons", "fallback"}) == rule.model_dump(
+        exclude={"encoder", "reasons", "fallback"}
+    )
     assert c.reasons[:-1] == rule.reasons
 
 

@@ -11,6 +11,7 @@ value and by what search returns.
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -116,7 +117,7 @@ def test_round_trip_is_lossless_field_by_field(tmp_path, original) -> None:
     copy_home.mkdir()
     shutil.copy(tmp_path / "b.key", copy_home / "vault.key")  # the same vault key
     copy = Memory(home=copy_home)
-    assert copy.import_(dump) == sum(len(v) for v in before["memories"].values())
+    assert copy.import_(dump).memories == sum(len(v) for v in before["memories"].values())
     after = _state(copy)
     for part in ("users", "memories", "versions", "vault", "audit", "links"):
         assert after[part] == before[part], part
@@ -156,12 +157,83 @@ def test_sealed_values_stay_sealed_without_the_key(tmp_path, original) -> None:
 
 def test_importing_twice_changes_nothing(tmp_path, original) -> None:
     dump = original.export()
+    n = sum(1 for d in dump if d.get("_type") != "audit")
     copy = Memory(home=tmp_path / "d")
-    copy.import_(dump)
+    first = copy.import_(dump)
+    assert (first.added, first.embedded, first.unchanged, first.conflicts) == (n, n, 0, [])
     once = _state(copy)
-    copy.import_(iter(dump), batch_size=3)  # streamed, in small batches
+    again = copy.import_(iter(dump), batch_size=3)  # streamed, in small batches
     assert _state(copy) == once
+    # every memory recognised as already here: none rewritten, none re-embedded, no conflict
+    assert (again.memories, again.unchanged, again.written, again.embedded) == (n, n, 0, 0)
+    assert again.conflicts == [] and again.sealed_elsewhere == first.sealed_elsewhere  # d has its own key
     copy.close()
+
+
+def test_reimport_keeps_a_newer_local_version_and_reports_it(tmp_path, original) -> None:
+    """Issue 19: an export re-imported after a local edit must not revert the edit (v2 back to v1)."""
+    dump = json.loads(json.dumps(original.export()))
+    hike = next(r for r in original.list(user_id="u3"))
+    original.update(hike.id, text="The user loves hiking in the Dolomites.", reason="user corrected")
+    local = original.get(hike.id)
+    rep = original.import_(dump)
+    assert original.get(hike.id).model_dump() == local.model_dump()  # the local v2 stands
+    assert [c.memory_id for c in rep.conflicts] == [hike.id] and rep.conflict_ids == [hike.id]
+    c = rep.conflicts[0]
+    assert (c.local_version, c.imported_version) == (local.version, hike.version) and "newer" in c.reason
+    assert rep.written == 0 and rep.embedded == 0
+    assert rep.unchanged == rep.memories - 1
+    assert any(hike.id in w for w in rep.warnings())
+    assert [v.version for v in original.history(hike.id)][-1] == local.version
+
+
+def test_import_applies_a_newer_version_and_refuses_a_diverged_one(tmp_path, original) -> None:
+    """A copy behind the export is brought forward (re-embedded only when the text changed); a copy that
+    was changed on its own since their common version keeps its version and reports a conflict."""
+    base = json.loads(json.dumps(original.export()))
+    behind, diverged = Memory(home=tmp_path / "behind"), Memory(home=tmp_path / "diverged")
+    behind.import_(base)
+    diverged.import_(base)
+    hike = next(r for r in original.list(user_id="u3"))
+    original.update(hike.id, text="The user loves hiking in the Alps and Dolomites.", reason="more")
+    original.update(hike.id, text="The user loves hiking in the Dolomites.", reason="user corrected")
+    diverged.update(hike.id, text="The user loves hiking in Patagonia.", reason="edited here")
+    ahead = json.loads(json.dumps(original.export()))
+
+    fwd = behind.import_(ahead)
+    assert (fwd.updated, fwd.embedded, fwd.conflicts) == (1, 1, [])
+    assert behind.get(hike.id).text == "The user loves hiking in the Dolomites."
+    assert [v.version for v in behind.history(hike.id)] == [v.version for v in original.history(hike.id)]
+    assert behind.search("Dolomites", user_id="u3")[0].memory.id == hike.id  # the new text's vector
+
+    rep = diverged.import_(ahead)
+    assert rep.conflict_ids == [hike.id] and "both changed" in rep.conflicts[0].reason
+    assert diverged.get(hike.id).text == "The user loves hiking in Patagonia." and rep.written == 0
+    diverged.update(hike.id, text="The user loves hiking in Chile.", reason="edited again")  # now v3 too
+    same_number = diverged.import_(ahead).conflicts[0]
+    assert (same_number.local_version, same_number.imported_version) == (
+        3,
+        3,
+    ) and "differ" in same_number.reason
+    for m in (behind, diverged):
+        m.close()
+
+
+def test_import_reports_values_sealed_with_another_key(tmp_path, original) -> None:
+    """#19.6: the import says which memories hold vaulted values this store's key cannot open."""
+    dump = original.export()
+    sealed = sorted(d["id"] for d in dump if d.get("_vault"))
+    assert sealed
+    other = Memory(home=tmp_path / "k")  # its own vault key
+    rep = other.import_(dump)
+    assert sorted(rep.sealed_elsewhere) == sealed
+    assert any("another vault key" in w for w in rep.warnings())
+    same = tmp_path / "same"
+    same.mkdir()
+    shutil.copy(tmp_path / "a" / "vault.key", same / "vault.key")
+    with Memory(home=same) as mem:
+        assert mem.import_(dump).sealed_elsewhere == []
+    other.close()
 
 
 def test_a_bad_item_writes_nothing(tmp_path, original) -> None:
@@ -187,7 +259,7 @@ def test_old_exports_without_audit_or_vault_still_import(tmp_path) -> None:
         memory_id="m1", version=1, record=MemoryRecord.model_validate(rec), reason="add", created_at=now
     )
     mem = Memory(home=tmp_path / "f")
-    assert mem.import_([{**rec, "_versions": [v1.model_dump(mode="json")]}]) == 1
+    assert mem.import_([{**rec, "_versions": [v1.model_dump(mode="json")]}]).memories == 1
     assert mem.get("m1").text == "The user likes tea." and len(mem.history("m1")) == 1
     assert mem.search("tea", user_id="u1", deep=True)[0].memory.id == "m1"
     mem.close()
@@ -203,7 +275,23 @@ def test_cli_export_import_round_trip(tmp_path, original) -> None:
     assert any(d.get("_type") == "audit" for d in lines) and any("_vault" in d for d in lines)
     res = runner.invoke(app, ["import", str(out), "--home", str(tmp_path / "g")])
     assert res.exit_code == 0, res.output
-    assert "imported" in res.output
+    n = sum(1 for d in lines if d.get("_type") != "audit")
+    assert f"imported {n} memories: {n} added, 0 updated, 0 unchanged, 0 conflicts" in res.stdout
+    # the progress bars (on stderr; outside a terminal rich prints their final state once)
+    assert re.search(rf"checking .*{len(lines)}/{len(lines)} lines", res.stderr), res.stderr
+    assert re.search(rf"importing .*{len(lines)}/{len(lines)} lines .*/s", res.stderr), res.stderr
+    again = runner.invoke(app, ["import", str(out), "--home", str(tmp_path / "g"), "--json"])
+    assert again.exit_code == 0, again.output
+    rep = json.loads(again.stdout)
+    assert (rep["memories"], rep["unchanged"], rep["added"], rep["updated"], rep["embedded"]) == (
+        n,
+        n,
+        0,
+        0,
+        0,
+    )
+    assert rep["conflicts"] == [] and rep["sealed_elsewhere"]  # g has its own vault key: warned
+    assert "another vault key" in again.stderr
     a, g = Memory(home=tmp_path / "a"), Memory(home=tmp_path / "g")
     assert g.export() == a.export()
     a.close()

@@ -7,7 +7,9 @@ import os
 import subprocess
 import sys
 import threading
+import time
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TypedDict
 
@@ -17,7 +19,7 @@ pytest.importorskip("langgraph")
 
 from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
-from langgraph.store.base import BaseStore, InvalidNamespaceError, PutOp, SearchOp
+from langgraph.store.base import BaseStore, GetOp, InvalidNamespaceError, PutOp, SearchOp
 
 from memscribe import AsyncMemory, Memory
 from memscribe.errors import InputError
@@ -199,8 +201,8 @@ def test_invalid_input_is_refused_with_typed_errors(store, mem):
         store.put(("a.b", "u1"), "k", {"text": "x"})
     with pytest.raises(InputError):
         store.batch([PutOp(U1, "k", ["not", "a", "dict"])])  # type: ignore[arg-type]
-    with pytest.raises(NotImplementedError):
-        store.put(U1, "k", {"text": "x"}, ttl=5)
+    with pytest.raises(InputError):
+        store.batch([PutOp(U1, "k", {"text": "x"}, ttl=-5)])
     with pytest.raises(InputError):
         store.batch([SearchOp(U1, filter={"n": {"$regex": "x"}})])
     store.put(U1, "ok", {"text": "fine"})  # a store that refused bad input still works
@@ -322,3 +324,96 @@ def test_example_agent_runs(tmp_path):
     with Memory(tmp_path / "store") as mem:
         texts = [r.text for r in mem.list(user_id="alice")]
     assert any("green tea" in t for t in texts) and not any("Beijing" in t for t in texts)
+
+
+# ---------------------------------------------------------------------------------------------- TTL
+def test_put_with_a_ttl_sets_expire_at_and_a_sweep_expires_it(mem):
+    store = MemscribeStore(mem, ttl={"default_ttl": 30})
+    assert store.supports_ttl
+    store.put(U1, "short", {"text": "the parcel code is 4411"}, ttl=1)
+    store.put(U1, "default", {"text": "the user prefers tea"})
+    store.put(U1, "forever", {"text": "the user lives in Lyon"}, ttl=None)
+    recs = {k: mem.get(memory_id_for(U1, k)) for k in ("short", "default", "forever")}
+    now = datetime.now(UTC)
+    assert timedelta(seconds=50) < recs["short"].expire_at - now <= timedelta(minutes=1)
+    assert timedelta(minutes=29) < recs["default"].expire_at - now <= timedelta(minutes=30)
+    assert recs["forever"].expire_at is None
+    assert store.sweep_ttl() == 0  # nothing is due yet
+
+    mem.update(recs["short"].id, expire_at=now - timedelta(seconds=1), reason="test: due")
+    assert store.get(U1, "short", refresh_ttl=False) is not None  # due but not swept: still there
+    assert store.sweep_ttl() == 1
+    assert store.get(U1, "short") is None
+    assert {i.key for i in store.search(U1)} == {"forever", "default"}
+    gone = mem.get(recs["short"].id)
+    assert gone.status.value == "expired"  # versioned, kept in history, never returned again
+    assert [v.record.status.value for v in mem.history(gone.id)][-1] == "expired"
+
+
+def test_reads_refresh_the_ttl_and_omit_expired_hides_due_items(mem):
+    store = MemscribeStore(mem, ttl={"default_ttl": 10, "omit_expired": True})
+    store.put(U1, "k", {"text": "the user is vegetarian"})
+    mid = memory_id_for(U1, "k")
+    early = datetime.now(UTC) + timedelta(minutes=5)
+    mem.update(mid, expire_at=early, reason="test: half the ttl gone")
+    assert store.get(U1, "k", refresh_ttl=False) is not None
+    assert mem.get(mid).expire_at == early
+    assert store.get(U1, "k") is not None  # refresh_on_read defaults to True
+    assert mem.get(mid).expire_at > early + timedelta(minutes=4)
+    versions = len(mem.history(mid))
+    store.get(U1, "k")
+    store.search(U1)
+    assert len(mem.history(mid)) == versions  # a refresh within 1 % of the TTL writes no version
+    mem.update(mid, expire_at=early, reason="test: back")
+    store.search(U1)  # search refreshes what it returns
+    assert mem.get(mid).expire_at > early + timedelta(minutes=4)
+
+    mem.update(mid, expire_at=datetime.now(UTC) - timedelta(seconds=1), reason="test: due")
+    assert store.get(U1, "k") is None and store.search(U1) == [] and store.list_namespaces() == []
+    assert mem.get(mid).status.value == "active"  # omitted, not yet swept; a refresh never revives it
+
+
+def test_the_sweeper_thread_expires_due_items(mem):
+    store = MemscribeStore(mem, ttl={"default_ttl": 10, "sweep_interval_minutes": 0.005})
+    store.put(U1, "k", {"text": "the meeting room is B2"})
+    mem.update(memory_id_for(U1, "k"), expire_at=datetime.now(UTC), reason="test: due")
+    done = store.start_ttl_sweeper()
+    deadline = time.monotonic() + 20
+    while store.get(U1, "k", refresh_ttl=False) is not None:
+        assert time.monotonic() < deadline, "the sweeper did not expire the item"
+        time.sleep(0.1)
+    assert store.stop_ttl_sweeper(timeout=10) and done.result(timeout=1) is None
+
+
+# ---------------------------------------------------------------------------------------------- labels, filters
+def test_any_label_is_allowed_and_scoped(mem):
+    """Newlines, periods, '*', empty labels: stored as they are; a label that cannot be a user id gets a
+    scope of its own (a digest), never another user's."""
+    store = MemscribeStore(mem)
+    odd = [("users", "alice\n"), ("users", "a.b"), ("users", ""), ("users", "*"), ("users", "x" * 300)]
+    store.put(("users", "alice"), "k", {"text": "alice's item"})
+    for i, ns in enumerate(
+        odd
+    ):  # LangGraph's own put()/get() refuse '.' and '': ops reach batch() as they are
+        store.batch([PutOp(ns, "k", {"text": f"item {i}"})])
+    for i, ns in enumerate(odd):
+        got, found = store.batch([GetOp(ns, "k"), SearchOp(ns)])
+        assert got.value == {"text": f"item {i}"}
+        assert [it.value for it in found] == [{"text": f"item {i}"}]
+    assert store.get(("users", "alice\n"), "k").value == {"text": "item 0"}  # a newline is fine even there
+    assert store.search(("users", "alice")) == [store.search(("users", "alice"))[0]]
+    assert store.search(("users", "alice"))[0].value == {"text": "alice's item"}
+    assert set(store.list_namespaces(prefix=("users",))) == {("users", "alice"), *odd}
+    alice_scope = {r.id for r in mem.list(user_id="alice")}
+    assert alice_scope == {memory_id_for(("users", "alice"), "k")}  # "alice\n" is not alice
+    assert store.user_id_for(("users", "alice\n")).startswith("lg-")
+    assert store.user_id_for(("users", "a.b")) == "a.b"
+
+
+def test_dotted_filter_paths_reach_into_nested_values(store):
+    store.put(U1, "a", {"user": {"access-level": "admin", "age": 40}, "plain.key": 1})
+    store.put(U1, "b", {"user": {"access-level": "guest", "age": 12}})
+    assert [i.key for i in store.search(U1, filter={"user.access-level": "admin"})] == ["a"]
+    assert [i.key for i in store.search(U1, filter={"user.age": {"$lt": 18}})] == ["b"]
+    assert [i.key for i in store.search(U1, filter={"plain.key": 1})] == ["a"]  # a key with a dot, as it is
+    assert store.search(U1, filter={"user.missing": "x"}) == []

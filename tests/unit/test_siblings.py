@@ -71,7 +71,7 @@ def test_context_brings_the_other_statements_of_the_message(tmp_path) -> None:
         for i, (t, o) in enumerate(zip(said, origins, strict=True))
     ]
     with Memory(home=tmp_path / "b") as mem:
-        assert mem.import_(records) == 4
+        assert mem.import_(records).memories == 4
         ctx = mem.context("What breed is Biscuit?", user_id="u1", budget_tokens=400)
         got = [h.memory.id for h in ctx.items]
         assert {"mem_1", "mem_2"} <= set(got)

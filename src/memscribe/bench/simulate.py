@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from memscribe.clock import ManualClock
-from memscribe.config import Settings, WriteConfig
+from memscribe.config import Settings, WriteConfig, embedder_endpoint
 from memscribe.errors import NotFoundError
 from memscribe.models import Layer, MemoryRecord, Status
 from memscribe.providers.embedders import make_embedder
@@ -253,9 +253,8 @@ def simulate_year(
     per_conv = max(1, msgs_per_day // conversations_per_day)
     life = _Life(rng)
     maint_s = 0.0
-    embedder = _MemoEmbedder(
-        make_embedder(settings.embedder, base_url=settings.llm.base_url, api_key=settings.llm.api_key)
-    )
+    url, key = embedder_endpoint(settings)
+    embedder = _MemoEmbedder(make_embedder(settings.embedder, base_url=url, api_key=key))
     with Memory(settings=settings, embedder=embedder, clock=clock) as mem:
         for d in range(days):
             day = start + timedelta(days=d)

@@ -29,20 +29,34 @@ Mapping
 * **search** with ``query`` runs memscribe's hybrid recall (vector + BM25 + time) in the user scope,
   ``SearchItem.score`` is memscribe's score; without ``query`` items are listed newest first. ``filter``
   matches value fields (exact, nested dicts, ``$eq $ne $gt $gte $lt $lte``); ``limit``/``offset`` page.
-  A prefix that does not name a user (e.g. ``("memories",)``) searches every user.
+  A filter key with dots (``"user.access-level"``) is a path into nested dicts unless the value has that
+  key as it is. A prefix that does not name a user (e.g. ``("memories",)``) searches every user.
+* **Labels.** Any string is a namespace label (periods, newlines, ``*`` and other characters are kept as
+  they are: the namespace is stored as a list, never joined). A label that cannot be a memscribe user id
+  (empty, a control character such as a newline, over 256 characters) gets the scope
+  ``"lg-" + sha256(label)[:16]``, so such items still live in a user scope of their own.
+* **TTL** (``supports_ttl=True``, ``MemscribeStore(..., ttl={"default_ttl": minutes, ...})``): ``put(ttl=m)``
+  sets the memory's ``expire_at`` to now + m minutes (``ttl=None``: never; not given: ``default_ttl``).
+  Reads with ``refresh_ttl`` (default ``refresh_on_read``, True) push ``expire_at`` back to now + m — a new
+  version, at most one per hundredth of the TTL. ``sweep_ttl()`` turns every item past its ``expire_at``
+  into an *expired* memory (a versioned status change, kept in history, never returned again) and returns
+  the count; ``start_ttl_sweeper()`` does so every ``sweep_interval_minutes`` in a background thread
+  (``memscribe maintain`` leaves items alone: they are pinned). Until swept, an expired item is still
+  returned unless ``omit_expired`` is set.
 
 ``batch`` runs on the caller's thread; ``abatch`` runs the same work in a worker thread
-(``asyncio.to_thread``), so it never blocks the event loop. TTLs are not supported (``supports_ttl=False``).
+(``asyncio.to_thread``), so it never blocks the event loop.
 """
 
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import hashlib
 import json
 import threading
 from collections.abc import Iterable, Mapping, Sequence
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -58,10 +72,11 @@ from langgraph.store.base import (
     Result,
     SearchItem,
     SearchOp,
+    TTLConfig,
 )
 
 from memscribe.aio import AsyncMemory
-from memscribe.errors import InputError, NotFoundError
+from memscribe.errors import InputError, MemscribeError, NotFoundError
 from memscribe.memory import Memory
 from memscribe.models import Kind, Layer, MemoryRecord, Status, Version
 from memscribe.write.normalize import require_user
@@ -84,15 +99,30 @@ def _now() -> datetime:
 
 
 def _validate_namespace(namespace: tuple[str, ...], *, allow_empty: bool = False) -> None:
+    # any string is a label: the namespace is stored as a JSON list, so no character is special here
+    # (LangGraph's own put() still refuses periods and empty labels before an op reaches this store)
     if not isinstance(namespace, tuple):
         raise InvalidNamespaceError(f"namespace must be a tuple of strings, got {namespace!r}")
     if not namespace and not allow_empty:
         raise InvalidNamespaceError("namespace cannot be empty")
-    for label in namespace:
-        if not isinstance(label, str) or not label:
-            raise InvalidNamespaceError(f"namespace labels must be non-empty strings: {namespace!r}")
-        if "." in label:
-            raise InvalidNamespaceError(f"namespace labels cannot contain periods: {namespace!r}")
+    if any(not isinstance(label, str) for label in namespace):
+        raise InvalidNamespaceError(f"namespace labels must be strings: {namespace!r}")
+
+
+def scope_for_label(label: str) -> str:
+    """The memscribe user id of a namespace label: the label itself when it is a valid user id, else a
+    stable digest of it (a label may hold a newline or be empty; a user id may not)."""
+    try:
+        return require_user(label)
+    except InputError:
+        return "lg-" + hashlib.sha256(label.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
+def _field(value: Mapping[str, Any], key: str) -> Any:
+    """A filter key's value: the key as it is, else a dotted path into nested dicts."""
+    if key in value:
+        return value[key]
+    return _path(value, key) if "." in key else None
 
 
 def _path(value: Any, dotted: str) -> Any:
@@ -182,7 +212,7 @@ def _matches(cond: MatchCondition, ns: tuple[str, ...]) -> bool:
 class MemscribeStore(BaseStore):
     """A LangGraph ``BaseStore`` whose items are memscribe memories (see the module docstring)."""
 
-    supports_ttl = False
+    supports_ttl = True
 
     def __init__(
         self,
@@ -191,6 +221,7 @@ class MemscribeStore(BaseStore):
         home: str | Path | None = None,
         user_id_at: int | None = 1,
         default_user_id: str = "langgraph",
+        ttl: TTLConfig | None = None,
     ) -> None:
         if memory is not None and home is not None:
             raise InputError("give either memory or home, not both")
@@ -205,19 +236,22 @@ class MemscribeStore(BaseStore):
         self.user_id_at = user_id_at
         self.default_user_id = default_user_id
         self._write_lock = threading.Lock()
+        self.ttl_config = ttl
+        self._sweeper: threading.Thread | None = None
+        self._stop_sweeping = threading.Event()
 
     # ------------------------------------------------------------------ mapping
     def user_id_for(self, namespace: tuple[str, ...]) -> str:
         """The memscribe user scope of a namespace."""
         if self.user_id_at is not None and len(namespace) > self.user_id_at:
-            return require_user(namespace[self.user_id_at])
+            return scope_for_label(namespace[self.user_id_at])
         return self.default_user_id
 
     def _users_under(self, prefix: tuple[str, ...]) -> list[str]:
         if self.user_id_at is None:
             return [self.default_user_id]
         if len(prefix) > self.user_id_at:
-            return [prefix[self.user_id_at]]
+            return [scope_for_label(prefix[self.user_id_at])]
         return self.memory.users()
 
     @staticmethod
@@ -249,20 +283,100 @@ class MemscribeStore(BaseStore):
             rec = self.memory.get(memory_id_for(op.namespace, op.key))
         except NotFoundError:
             return None
-        if rec.status in _ABSENT:
+        if rec.status in _ABSENT or self._hidden(rec, _now()):
             return None
         lg = self._lg(rec)
         if lg is None or tuple(lg["namespace"]) != tuple(op.namespace) or lg["key"] != op.key:
             return None
+        if op.refresh_ttl:
+            rec = self._refresh(rec)
         return self._item(rec)
+
+    # ------------------------------------------------------------------ TTL
+    def _hidden(self, rec: MemoryRecord, now: datetime) -> bool:
+        """Past its expiry but not yet swept, and the store is told to omit such items."""
+        omit = bool(self.ttl_config and self.ttl_config.get("omit_expired"))
+        return omit and rec.expire_at is not None and rec.expire_at <= now
+
+    def _refresh(self, rec: MemoryRecord) -> MemoryRecord:
+        """Push a live item's expiry back to now + its TTL (a read counts as use). Throttled to one version
+        per hundredth of the TTL, so a hot item does not gain a version per read; an expired item stays
+        expired."""
+        lg = self._lg(rec) or {}
+        ttl = lg.get("ttl")
+        now = _now()
+        if ttl is None or rec.expire_at is None or rec.expire_at <= now:
+            return rec
+        new = now + timedelta(minutes=float(ttl))
+        if (new - rec.expire_at).total_seconds() < float(ttl) * 60 / 100:
+            return rec
+        with self._write_lock:
+            return self.memory.update(rec.id, expire_at=new, reason="langgraph: ttl refreshed", actor=ORIGIN)
+
+    def sweep_ttl(self) -> int:
+        """Expire every item past its ``expire_at`` (versioned: status ``expired``, kept in history);
+        returns how many."""
+        now = _now()
+        swept = 0
+        for uid in self.memory.users():
+            for rec in self.memory.list(user_id=uid, status="active"):
+                if self._lg(rec) is None or rec.expire_at is None or rec.expire_at > now:
+                    continue
+                with self._write_lock:
+                    try:
+                        self.memory.update(
+                            rec.id, status=Status.expired, reason="langgraph: ttl expired", actor=ORIGIN
+                        )
+                    except MemscribeError:  # changed by another writer meanwhile: the next sweep sees it
+                        continue
+                swept += 1
+        return swept
+
+    def start_ttl_sweeper(
+        self, sweep_interval_minutes: float | None = None
+    ) -> concurrent.futures.Future[None]:
+        """Run :meth:`sweep_ttl` every ``sweep_interval_minutes`` (default: the TTL config's, else 5) in a
+        daemon thread until :meth:`stop_ttl_sweeper` or :meth:`close`; the future is done when it stops."""
+        interval = sweep_interval_minutes or (self.ttl_config or {}).get("sweep_interval_minutes") or 5
+        if interval <= 0:
+            raise InputError("sweep_interval_minutes must be positive")
+        done: concurrent.futures.Future[None] = concurrent.futures.Future()
+        if self._sweeper is not None and self._sweeper.is_alive():
+            done.set_result(None)
+            return done
+        self._stop_sweeping.clear()
+
+        def loop() -> None:
+            try:
+                while not self._stop_sweeping.wait(float(interval) * 60):
+                    self.sweep_ttl()
+            finally:
+                done.set_result(None)
+
+        self._sweeper = threading.Thread(target=loop, name="memscribe-langgraph-ttl", daemon=True)
+        self._sweeper.start()
+        return done
+
+    def stop_ttl_sweeper(self, timeout: float | None = None) -> bool:
+        """Stop the sweeper thread; True when it has stopped (or none was running)."""
+        self._stop_sweeping.set()
+        if self._sweeper is None:
+            return True
+        self._sweeper.join(timeout)
+        stopped = not self._sweeper.is_alive()
+        if stopped:
+            self._sweeper = None
+        return stopped
 
     def _put(self, op: PutOp) -> None:
         ns = tuple(op.namespace)
         _validate_namespace(ns)
         if not isinstance(op.key, str) or not op.key:
             raise InputError("key must be a non-empty string")
-        if op.ttl is not None:
-            raise NotImplementedError("TTL is not supported by MemscribeStore; use ttl=None")
+        ttl = op.ttl  # minutes; BaseStore.put has already put in the config's default_ttl
+        if ttl is not None and (not isinstance(ttl, int | float) or ttl <= 0):
+            raise InputError("ttl must be a positive number of minutes or None")
+        expire_at = _now() + timedelta(minutes=float(ttl)) if ttl is not None else None
         mid = memory_id_for(ns, op.key)
         with self._write_lock:
             try:
@@ -287,10 +401,13 @@ class MemscribeStore(BaseStore):
                     "key": op.key,
                     "value": value,
                     "index": op.index is not False,
+                    "ttl": ttl,
                 },
             }
             if existing is None:
-                self._create(mid, self.user_id_for(ns), text=text, kind=kind, metadata=meta)
+                self._create(
+                    mid, self.user_id_for(ns), text=text, kind=kind, metadata=meta, expire_at=expire_at
+                )
             else:
                 self.memory.update(
                     mid,
@@ -298,11 +415,21 @@ class MemscribeStore(BaseStore):
                     kind=kind,
                     metadata=meta,
                     status=Status.active,
+                    expire_at=expire_at,
                     reason="langgraph: put",
                     actor=ORIGIN,
                 )
 
-    def _create(self, mid: str, user_id: str, *, text: str, kind: str, metadata: dict[str, Any]) -> None:
+    def _create(
+        self,
+        mid: str,
+        user_id: str,
+        *,
+        text: str,
+        kind: str,
+        metadata: dict[str, Any],
+        expire_at: datetime | None,
+    ) -> None:
         from memscribe.write.protect import protect  # the same secret filter memscribe applies to edits
 
         clean = protect(text).clean_text
@@ -318,6 +445,7 @@ class MemscribeStore(BaseStore):
             metadata=metadata,
             created_at=now,
             updated_at=now,
+            expire_at=expire_at,
         )
         first = Version(
             memory_id=mid, version=1, record=rec, reason="langgraph: put", actor=ORIGIN, created_at=now
@@ -341,9 +469,10 @@ class MemscribeStore(BaseStore):
         def keep(lg: dict[str, Any] | None) -> bool:
             if lg is None or tuple(lg["namespace"][: len(prefix)]) != prefix:
                 return False
-            return not op.filter or all(_compare(lg["value"].get(k), v) for k, v in op.filter.items())
+            return not op.filter or all(_compare(_field(lg["value"], k), v) for k, v in op.filter.items())
 
-        found: list[SearchItem] = []
+        now = _now()
+        found: list[tuple[SearchItem, MemoryRecord]] = []
         for uid in self._users_under(prefix):
             if op.query:
                 # over-fetch: hits outside the prefix or failing the value filter are dropped afterwards
@@ -353,32 +482,37 @@ class MemscribeStore(BaseStore):
                     limit=min(1000, max(50, want * 4)),
                     filters={"metadata": {"origin": ORIGIN}},
                 )
-                for h in hits:
-                    lg = self._lg(h.memory)
-                    if keep(lg) and lg is not None and lg.get("index", True):
-                        item = self._item(h.memory, h.score, search=True)
-                        if isinstance(item, SearchItem):
-                            found.append(item)
+                pairs = [(h.memory, h.score) for h in hits]
             else:
-                for rec in self.memory.list(user_id=uid, status="active"):
-                    if keep(self._lg(rec)):
-                        item = self._item(rec, search=True)
-                        if isinstance(item, SearchItem):
-                            found.append(item)
+                pairs = [(rec, None) for rec in self.memory.list(user_id=uid, status="active")]
+            for rec, score in pairs:
+                lg = self._lg(rec)
+                if not keep(lg) or lg is None or self._hidden(rec, now):
+                    continue
+                if op.query and not lg.get("index", True):
+                    continue
+                item = self._item(rec, score, search=True)
+                if isinstance(item, SearchItem):
+                    found.append((item, rec))
         if op.query:
-            found.sort(key=lambda i: -(i.score or 0.0))
+            found.sort(key=lambda p: -(p[0].score or 0.0))
         else:
-            found.sort(key=lambda i: (i.updated_at, i.namespace, i.key), reverse=True)
-        return found[op.offset : op.offset + op.limit]
+            found.sort(key=lambda p: (p[0].updated_at, p[0].namespace, p[0].key), reverse=True)
+        page = found[op.offset : op.offset + op.limit]
+        if op.refresh_ttl:
+            for _, rec in page:
+                self._refresh(rec)
+        return [item for item, _ in page]
 
     def _list_namespaces(self, op: ListNamespacesOp) -> list[tuple[str, ...]]:
         prefixes = [tuple(c.path) for c in op.match_conditions or () if c.match_type == "prefix"]
         fixed = prefixes[0] if prefixes and "*" not in prefixes[0] else ()
         seen: set[tuple[str, ...]] = set()
+        now = _now()
         for uid in self._users_under(fixed):
             for rec in self.memory.list(user_id=uid, status="active"):
                 lg = self._lg(rec)
-                if lg is not None:
+                if lg is not None and not self._hidden(rec, now):
                     seen.add(tuple(lg["namespace"]))
         out = [ns for ns in seen if all(_matches(c, ns) for c in op.match_conditions or ())]
         if op.max_depth is not None:
@@ -407,6 +541,7 @@ class MemscribeStore(BaseStore):
 
     def close(self) -> None:
         """Close the memory if this store opened it (``MemscribeStore(home=...)``)."""
+        self.stop_ttl_sweeper(timeout=5)
         if self._owns:
             self.memory.close()
 

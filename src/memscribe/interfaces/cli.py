@@ -27,10 +27,43 @@ JsonOpt = typer.Option(False, "--json", help="Machine-readable JSON output")
 UserOpt = typer.Option(..., "--user", "-u", help="User id (the memory scope)")
 
 
-def _memory(home: Path | None):  # type: ignore[no-untyped-def]
+def _memory(home: Path | None, *, create: bool = False):  # type: ignore[no-untyped-def]
+    """The store at ``home``. Only commands that bring memories in (``create``: add, ingest, import) may
+    create one; any other command pointed at a folder without a store fails with ``NoStoreError`` rather
+    than leaving an empty store behind (a mistyped ``--home`` would otherwise look like a store that lost
+    everything)."""
+    from memscribe.config import Settings, settings_for
     from memscribe.memory import Memory
 
-    return Memory(home=home)
+    settings = settings_for(Settings(), home=home, store=None)
+    if not create:
+        _run(lambda: require_store(settings))
+    return Memory(settings=settings)
+
+
+def require_store(settings: Any) -> None:
+    """Raise ``NoStoreError`` when ``settings`` name a SQLite store whose file does not exist (a
+    PostgreSQL URL is checked by connecting, as always)."""
+    from memscribe.errors import NoStoreError
+
+    url = settings.store or ""
+    if url and not url.startswith("sqlite:///"):
+        return
+    if not settings.db_path.is_file():
+        raise NoStoreError(
+            f"no memscribe store at {settings.db_path} — check --home / MEMSCRIBE_HOME "
+            "(this command only reads and does not create one; `memscribe add`, `ingest` or `import` do)"
+        )
+
+
+def _count_lines(path: Path) -> int | None:
+    """Non-empty lines of a file (a progress bar's total); None when it cannot be read (the command then
+    reports the error itself)."""
+    try:
+        with path.open("rb") as fh:
+            return sum(1 for line in fh if line.strip())
+    except OSError:
+        return None
 
 
 def _emit(obj: Any) -> None:
@@ -68,7 +101,7 @@ def add(
     """Add a message to a user's memory."""
     if text == "-":
         text = sys.stdin.read()
-    with _memory(home) as mem:
+    with _memory(home, create=True) as mem:
         msg = {"role": "user", "content": text, **({"name": name} if name else {})}
         rep = _run(lambda: mem.add(msg, user_id=user, session_id=session, at=at))
         mem.flush()
@@ -242,11 +275,14 @@ def export(
 
 
 @app.command("import")
-def import_(path: Path, home: Path | None = HomeOpt) -> None:
+def import_(path: Path, home: Path | None = HomeOpt, as_json: bool = JsonOpt) -> None:
     """Import a JSONL export (memories with versions and sealed vault values, audit trail).
 
     The file is streamed twice: a first pass checks every line, so a bad line writes nothing; the second
-    imports in batches. Importing the same file again changes nothing."""
+    imports in batches. A memory already here unchanged is skipped (not re-embedded), so importing the same
+    file again is quick and changes nothing; a local version newer than (or diverged from) the imported one
+    is kept and reported as a conflict."""
+    from memscribe.interfaces.progress import bar
 
     def lines():  # type: ignore[no-untyped-def]
         with path.open(encoding="utf-8") as fh:
@@ -262,10 +298,30 @@ def import_(path: Path, home: Path | None = HomeOpt) -> None:
     if not path.is_file():
         err.print(f"[red]error:[/red] no file {path}")
         raise typer.Exit(2)
-    with _memory(home) as mem:
-        _run(lambda: mem.import_(lines(), dry_run=True))  # every line checked before anything is written
-        n = _run(lambda: mem.import_(lines()))
-    console.print(f"imported {n} memories")
+    total = _count_lines(path)
+    with _memory(home, create=True) as mem, bar(err) as progress:
+        check = progress.add_task("checking ", total=total, unit="lines")
+        # every line is checked before anything is written
+        _run(lambda: mem.import_(lines(), dry_run=True, on_progress=lambda n: progress.advance(check, n)))
+        progress.update(check, completed=total)
+        load = progress.add_task("importing", total=total, unit="lines")
+        rep = _run(lambda: mem.import_(lines(), on_progress=lambda n: progress.advance(load, n)))
+    if as_json:
+        _emit(
+            {
+                "memories": rep.memories,
+                "added": rep.added,
+                "updated": rep.updated,
+                "unchanged": rep.unchanged,
+                "embedded": rep.embedded,
+                "conflicts": [vars(c) for c in rep.conflicts],
+                "sealed_elsewhere": rep.sealed_elsewhere,
+            }
+        )
+    else:
+        console.print(rep.summary(), highlight=False)
+    for warning in rep.warnings():
+        err.print(f"[yellow]warning:[/yellow] {escape(warning)}")
 
 
 @app.command()
@@ -284,16 +340,25 @@ def ingest(
 ) -> None:
     """Stream a JSONL conversation file into a user's memory (bounded memory, any file size)."""
     from memscribe.interfaces.ingest import IngestProgress, ingest_jsonl
+    from memscribe.interfaces.progress import bar
 
-    def show(p: IngestProgress) -> None:
-        share = f"{100 * p.bytes_read / p.bytes_total:5.1f}%" if p.bytes_total else ""
-        rate = p.messages / p.elapsed_s if p.elapsed_s else 0.0
-        err.print(f"{share} {p.messages} messages, {rate:.0f} msg/s", highlight=False)
+    total = _count_lines(path)
+    with _memory(home, create=True) as mem, bar(err) as progress:
+        task = progress.add_task("ingesting", total=total, unit="lines")
 
-    with _memory(home) as mem:
+        def show(p: IngestProgress) -> None:
+            progress.update(task, completed=p.lines)
+
         rep = _run(
             lambda: ingest_jsonl(
-                mem, path, user_id=user, agent_id=agent, batch_size=batch, strict=strict, progress=show
+                mem,
+                path,
+                user_id=user,
+                agent_id=agent,
+                batch_size=batch,
+                strict=strict,
+                progress=show,
+                progress_every=1,  # after every add() call: the bar moves as the file does
             )
         )
         mem.flush()
@@ -494,26 +559,31 @@ def vault_rotate(home: Path | None = HomeOpt) -> None:
 @app.command()
 def reindex(home: Path | None = HomeOpt) -> None:
     """Re-embed every memory with the configured embedder (after changing the embedding model)."""
-    from rich.progress import track
-
-    from memscribe.config import Settings
+    from memscribe.config import Settings, embedder_endpoint, settings_for
+    from memscribe.interfaces.progress import bar
     from memscribe.ledger import Ledger
     from memscribe.providers.embedders import make_embedder
     from memscribe.store import open_store
 
-    s = Settings() if home is None else Settings(home=home)
+    s = settings_for(Settings(), home=home, store=None)
+    _run(lambda: require_store(s))
     store = open_store(s)
-    emb = make_embedder(s.embedder, base_url=s.llm.base_url, api_key=s.llm.api_key)
+    url, key = embedder_endpoint(s)
+    emb = make_embedder(s.embedder, base_url=url, api_key=key)
     ledger = Ledger(store, emb)
     n = 0
-    users = list(store.iter_users())
-    for u in track(users, description="re-embedding"):
-        recs = store.list_memories(u, statuses=None)
-        for i in range(0, len(recs), 64):
-            chunk = recs[i : i + 64]
-            n += ledger.reindex(chunk, emb.embed_passages([r.text for r in chunk]))
-    store.check_embedder(emb.name, emb.dim, allow_reset=True)
-    store.close()
+    try:
+        by_user = {u: store.list_memories(u, statuses=None) for u in store.iter_users()}
+        with bar(err) as progress:
+            task = progress.add_task("re-embedding", total=sum(map(len, by_user.values())), unit="memories")
+            for recs in by_user.values():
+                for i in range(0, len(recs), 64):
+                    chunk = recs[i : i + 64]
+                    n += _run(lambda c=chunk: ledger.reindex(c, emb.embed_passages([r.text for r in c])))
+                    progress.advance(task, len(chunk))
+        store.check_embedder(emb.name, emb.dim, allow_reset=True)
+    finally:
+        store.close()
     console.print(f"re-embedded {n} memories with {emb.name}")
 
 

@@ -16,14 +16,24 @@ def register(app: typer.Typer) -> None:
     @app.command("mcp")
     def mcp(
         home: Path | None = typer.Option(
-            None, "--home", help="Store folder (default: $MEMSCRIBE_HOME or ./.memscribe)"
+            None,
+            "--home",
+            help="Store folder (default: $MEMSCRIBE_HOME, else the user data directory, "
+            "e.g. ~/.local/share/memscribe)",
         ),
         user: str | None = typer.Option(
-            None, "--user", "-u", help="Default user id for tools called without one (and their scope)"
+            None,
+            "--user",
+            "-u",
+            help="The user this server serves: tools called without a user id act for it, and a call "
+            "naming another user is refused",
+        ),
+        allow_any_user: bool = typer.Option(
+            False, "--allow-any-user", help="With --user: let tool calls name other users too"
         ),
     ) -> None:
         """Serve memory to MCP clients over stdio (tools: remember, recall, get_context, forget_memory,
-        memory_history; resource: memscribe://users/{user_id}/profile)."""
+        memory_history; resource: memscribe://users/{user_id}/profile; prompt: memory_context)."""
         try:
             from memscribe.interfaces.mcp_server import run_stdio
         except ImportError as exc:  # the [server] extra is not installed
@@ -32,7 +42,7 @@ def register(app: typer.Typer) -> None:
             )
             raise typer.Exit(2) from exc
         try:
-            run_stdio(home, default_user_id=user)
+            run_stdio(home, default_user_id=user, allow_any_user=allow_any_user)
         except MemscribeError as exc:
             # stdout belongs to the protocol: errors go to stderr only
             sys.stderr.write(f"error: {exc}\n")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import typer
 from rich.console import Console
@@ -96,10 +97,21 @@ def copy(
         dst = PostgresStore(target)
     except MemscribeError as exc:
         raise _fail(exc) from exc
+    from memscribe.interfaces.progress import bar
+
     try:
-        counts = copy_sqlite_to_postgres(
-            src, dst, progress=lambda table, n: console.print(f"  {table}: {n:,}", highlight=False)
-        )
+        with bar(err) as progress:
+            tasks: dict[str, Any] = {}
+
+            def note(table: str, n: int) -> None:
+                # rows are counted as they stream; a table's total is known when it is done
+                if table not in tasks:
+                    tasks[table] = progress.add_task(f"{table:>13}", total=None, unit="rows")
+                progress.update(tasks[table], completed=n)
+
+            counts = copy_sqlite_to_postgres(src, dst, progress=note)
+            for table, task in tasks.items():
+                progress.update(task, total=counts.get(table, 0), completed=counts.get(table, 0))
     except MemscribeError as exc:
         raise _fail(exc) from exc
     finally:

@@ -14,8 +14,9 @@
      (``"Caroline|residence"``) like the rule encoder's;
    - entities are the LLM's, followed by the rule entities it did not name (ids, amounts);
 3. on any ``LLMError`` / ``ProviderTimeout`` the rule candidate is returned unchanged, except
-   ``encoder="rules(fallback: <error class>)"`` and an added reason
-   ``"llm failed: <error class>; rule encoder used"`` — nothing is lost, the write goes on.
+   ``encoder="rules(fallback: <error class>)"``, ``fallback="<error class>: <message>"`` and an added reason
+   ``"llm failed: <error class>; rule encoder used"`` — nothing is lost, the write goes on, and the write
+   report's item says ``encoder="rules"`` with that ``fallback``.
 
 Privacy: ``text`` is the privacy stage's clean text (``PrivacyDecision.clean_text``): every sensitive
 value was already replaced by a placeholder (``[手机号 removed]``) before the encoder runs, so vaulted
@@ -150,6 +151,8 @@ class LLMEncoder:
             return base.model_copy(
                 update={
                     "encoder": f"rules(fallback: {cls})",
+                    # the error itself (a status code, a timeout, invalid JSON) for the write report
+                    "fallback": f"{cls}: {exc}"[:300],
                     "reasons": (*base.reasons, f"llm failed: {cls}; rule encoder used"),
                 }
             )

@@ -381,7 +381,9 @@ class WritePipeline:
             if self.locks.generation(req.user_id) != generation:
                 keyword_hits = None  # another write of this user committed meanwhile: look again
             for unit, cand, vec in zip(units, cands, vectors, strict=True):
-                report.items.append(self._write_unit(unit, cand, vec, req, trail, keyword_hits, pending))
+                item = self._write_unit(unit, cand, vec, req, trail, keyword_hits, pending)
+                used = "rules" if cand.fallback else cand.encoder  # the audit keeps "rules(fallback: …)"
+                report.items.append(item.model_copy(update={"encoder": used, "fallback": cand.fallback}))
                 keyword_hits = None  # only the single-memory case is prefetched
                 pending = None
             leftover = trail.take()

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from memscribe.aio import AsyncMemory
-from memscribe.config import Settings
+from memscribe.config import Settings, embedder_endpoint
 from memscribe.errors import InputError, NotFoundError
 from memscribe.models import AuditEvent, Context, Hit, MemoryRecord, Version, WriteReport
 from memscribe.store.private import private_folder
@@ -189,7 +189,8 @@ class TenantRegistry:
             # the library leaves write rates off; a server shared by many callers turns them on
             s = s.model_copy(update={"limits": s.limits.model_copy(update=SERVER_WRITE_RATES)})
         if self._embedder is None:
-            self._embedder = make_embedder(s.embedder, base_url=s.llm.base_url, api_key=s.llm.api_key)
+            url, key = embedder_endpoint(s)
+            self._embedder = make_embedder(s.embedder, base_url=url, api_key=key)
         if self.mode == "prefix":
             if self._shared is None:
                 self._shared = AsyncMemory(settings=s, embedder=self._embedder)
