@@ -59,6 +59,7 @@ class AsyncMemory:
         session_id: str | None = None,
         at: str | datetime | None = None,
         metadata: Mapping[str, Any] | None = None,
+        verbatim: bool = False,
     ) -> WriteReport:
         return await self._call(
             self._sync.add,
@@ -68,6 +69,7 @@ class AsyncMemory:
             session_id=session_id,
             at=at,
             metadata=metadata,
+            verbatim=verbatim,
         )
 
     async def flush(self, *, deferred: bool = False) -> RunReport:
@@ -125,6 +127,7 @@ class AsyncMemory:
         layer: str | None = None,
         limit: int | None = None,
         offset: int = 0,
+        filters: Mapping[str, Any] | None = None,
     ) -> list[MemoryRecord]:
         return await self._call(
             self._sync.list,
@@ -134,6 +137,7 @@ class AsyncMemory:
             layer=layer,
             limit=limit,
             offset=offset,
+            filters=filters,
         )
 
     async def update(

@@ -99,9 +99,20 @@ class Memory:
         session_id: str | None = None,
         at: str | datetime | None = None,
         metadata: Mapping[str, Any] | None = None,
+        verbatim: bool = False,
     ) -> WriteReport:
+        """Remember what is worth remembering in ``messages`` (the write pipeline, DESIGN §2).
+
+        ``verbatim=True`` keeps each message as one memory, word for word: no filter, encoder or merge
+        (the caller chose what to keep; a repeat is stored again). The privacy stage still runs."""
         return self._writes.add(
-            messages, user_id=user_id, agent_id=agent_id, session_id=session_id, at=at, metadata=metadata
+            messages,
+            user_id=user_id,
+            agent_id=agent_id,
+            session_id=session_id,
+            at=at,
+            metadata=metadata,
+            verbatim=verbatim,
         )
 
     def flush(self, *, deferred: bool = False) -> RunReport:
@@ -161,9 +172,17 @@ class Memory:
         layer: str | None = None,
         limit: int | None = None,
         offset: int = 0,
+        filters: Mapping[str, Any] | None = None,
     ) -> list[MemoryRecord]:
+        """A user's memories, oldest first; ``filters`` takes the keys ``search()`` takes."""
         return self._reader.records(
-            user_id=user_id, status=status, kind=kind, layer=layer, limit=limit, offset=offset
+            user_id=user_id,
+            status=status,
+            kind=kind,
+            layer=layer,
+            limit=limit,
+            offset=offset,
+            filters=filters,
         )
 
     def users(self) -> list[str]:
