@@ -101,19 +101,10 @@ class Memory:
         metadata: Mapping[str, Any] | None = None,
         verbatim: bool = False,
     ) -> WriteReport:
-        """Remember what is worth remembering in ``messages`` (the write pipeline, DESIGN §2).
-
-        ``verbatim=True`` keeps each message as one memory, word for word: no filter, encoder or merge
-        (the caller chose what to keep; a repeat is stored again). The privacy stage still runs."""
-        return self._writes.add(
-            messages,
-            user_id=user_id,
-            agent_id=agent_id,
-            session_id=session_id,
-            at=at,
-            metadata=metadata,
-            verbatim=verbatim,
-        )
+        """The write pipeline over ``messages``; ``verbatim=True``: each message one memory as given (no
+        filter, encoder or merge; the privacy stage still runs)."""
+        kw = {"agent_id": agent_id, "session_id": session_id, "at": at, "metadata": metadata}
+        return self._writes.add(messages, user_id=user_id, verbatim=verbatim, **kw)
 
     def flush(self, *, deferred: bool = False) -> RunReport:
         """Run queued background work (verification) now and write pending access statistics.
@@ -175,15 +166,8 @@ class Memory:
         filters: Mapping[str, Any] | None = None,
     ) -> list[MemoryRecord]:
         """A user's memories, oldest first; ``filters`` takes the keys ``search()`` takes."""
-        return self._reader.records(
-            user_id=user_id,
-            status=status,
-            kind=kind,
-            layer=layer,
-            limit=limit,
-            offset=offset,
-            filters=filters,
-        )
+        kw = {"status": status, "kind": kind, "layer": layer, "limit": limit, "offset": offset}
+        return self._reader.records(user_id=user_id, filters=filters, **kw)
 
     def users(self) -> list[str]:
         """Every user id with memories in this store, sorted."""
