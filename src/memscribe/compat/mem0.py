@@ -27,7 +27,7 @@ from typing import Any
 
 from memscribe.compat.mem0_filters import AGENT_PREFIX, RUN_PREFIX, Scope, scope_of, split_filters
 from memscribe.config import Settings
-from memscribe.errors import InputError
+from memscribe.errors import InputError, NotFoundError
 from memscribe.memory import Memory as MemscribeMemory
 from memscribe.models import MemoryRecord, WriteReport
 
@@ -95,8 +95,10 @@ def _hash(text: str) -> str:
     return hashlib.md5(text.encode("utf-8"), usedforsecurity=False).hexdigest()
 
 
-def memory_item(rec: MemoryRecord) -> dict[str, Any]:
-    """A memscribe record in Mem0's shape (the ids only when set, ``metadata`` only when not empty)."""
+def memory_item(rec: MemoryRecord, prefix: str = "") -> dict[str, Any]:
+    """A memscribe record in Mem0's shape (the ids only when set, ``metadata`` only when not empty);
+    ``prefix`` (a server tenant's) is taken off the user id."""
+    owner = rec.user_id[len(prefix) :]
     item: dict[str, Any] = {
         "id": rec.id,
         "memory": rec.text,
@@ -104,8 +106,8 @@ def memory_item(rec: MemoryRecord) -> dict[str, Any]:
         "created_at": _iso(rec.created_at),
         "updated_at": _iso(rec.updated_at) if rec.version > 1 else None,
     }
-    if not rec.user_id.startswith((AGENT_PREFIX, RUN_PREFIX)):
-        item["user_id"] = rec.user_id
+    if not owner.startswith((AGENT_PREFIX, RUN_PREFIX)):
+        item["user_id"] = owner
     if rec.agent_id is not None:
         item["agent_id"] = rec.agent_id
     if rec.session_id is not None:
@@ -118,7 +120,10 @@ def memory_item(rec: MemoryRecord) -> dict[str, Any]:
 class Memory:
     """Mem0's ``Memory`` over a memscribe store (``home`` or the config's vector-store ``path``; by default
     ``$MEMSCRIBE_HOME`` or ``./.memscribe``). ``.memscribe`` is the memscribe ``Memory`` underneath, for
-    everything Mem0 has no call for (``context``, ``explain``, ``restore``, ``rollback`` …)."""
+    everything Mem0 has no call for (``context``, ``explain``, ``restore``, ``rollback`` …).
+
+    ``memory`` and ``prefix`` are for the server: its tenant's memory, and the tenant's user-id prefix on a
+    shared store (every owner id gets it; a memory id without it is not found)."""
 
     def __init__(
         self,
@@ -127,7 +132,9 @@ class Memory:
         home: str | Path | None = None,
         settings: Settings | None = None,
         memory: MemscribeMemory | None = None,
+        prefix: str = "",
     ) -> None:
+        self._prefix = prefix
         if memory is not None:
             self.memscribe = memory
         else:
@@ -166,7 +173,7 @@ class Memory:
                 return {"results": []}
         rep = self.memscribe.add(
             messages,
-            user_id=scope.owner,
+            user_id=self._prefix + scope.owner,
             agent_id=scope.agent_id,
             session_id=scope.run_id,
             metadata=metadata,
@@ -200,10 +207,16 @@ class Memory:
     def get(self, memory_id: str) -> dict[str, Any] | None:
         """The memory in Mem0's shape, or None when there is none (as Mem0 answers)."""
         try:
-            rec = self.memscribe.get(memory_id)
+            rec = self._own(memory_id)
         except KeyError:
             return None
-        return memory_item(rec) if rec.status.value == "active" else None
+        return memory_item(rec, self._prefix) if rec.status.value == "active" else None
+
+    def _own(self, memory_id: str) -> MemoryRecord:
+        rec = self.memscribe.get(memory_id)
+        if not rec.user_id.startswith(self._prefix):  # another tenant's: exactly like a missing one
+            raise NotFoundError(f"no memory {memory_id!r}")
+        return rec
 
     def get_all(
         self,
@@ -222,11 +235,11 @@ class Memory:
         recs = self._records(split.scope, split.equal)
         if split.predicate is not None:
             recs = [r for r in recs if split.predicate(r.metadata)]
-        return {"results": [memory_item(r) for r in recs[:n]]}
+        return {"results": [memory_item(r, self._prefix) for r in recs[:n]]}
 
     def _records(self, scope: Scope, equal: Mapping[str, Any]) -> list[MemoryRecord]:
         f = {**scope.filters, **({"metadata": dict(equal)} if equal else {})}
-        return self.memscribe.list(user_id=scope.owner, filters=f or None)
+        return self.memscribe.list(user_id=self._prefix + scope.owner, filters=f or None)
 
     def search(
         self,
@@ -251,14 +264,15 @@ class Memory:
         n = _count(limit if limit is not None else top_k)
         f = {**split.scope.filters, **({"metadata": split.equal} if split.equal else {})}
         pool = n if split.predicate is None else min(SEARCH_POOL_MAX, max(4 * n, 60))
-        hits = self.memscribe.search(query, user_id=split.scope.owner, limit=pool, filters=f or None)
+        owner = self._prefix + split.scope.owner
+        hits = self.memscribe.search(query, user_id=owner, limit=pool, filters=f or None)
         out = []
         for h in hits:
             if split.predicate is not None and not split.predicate(h.memory.metadata):
                 continue
             if threshold is not None and h.score < threshold:
                 continue
-            out.append({**memory_item(h.memory), "score": h.score})
+            out.append({**memory_item(h.memory, self._prefix), "score": h.score})
         return {"results": out[:n]}
 
     # ------------------------------------------------------------------ change
@@ -278,14 +292,17 @@ class Memory:
         if metadata is not None:
             if not isinstance(metadata, Mapping):
                 raise InputError("metadata must be a dict")
-            rec = self.memscribe.get(memory_id)
+            rec = self._own(memory_id)
             ids = {"user_id", "agent_id", "run_id", "actor_id"}  # immutable after creation, as in Mem0
             fields["metadata"] = {**rec.metadata, **{k: v for k, v in metadata.items() if k not in ids}}
+        else:
+            self._own(memory_id)
         self.memscribe.update(memory_id, text=text, reason="updated through the Mem0 API", **fields)
         return {"message": "Memory updated successfully!"}
 
     def delete(self, memory_id: str) -> dict[str, str]:
         """Soft delete (``memscribe.restore(id)`` undoes it); an unknown id is a ``NotFoundError``."""
+        self._own(memory_id)
         self.memscribe.delete(memory_id, reason="deleted through the Mem0 API")
         return {"message": "Memory deleted successfully!"}
 
@@ -301,12 +318,14 @@ class Memory:
     def history(self, memory_id: str) -> list[dict[str, Any]]:
         """ADD / UPDATE / DELETE entries, oldest first, with Mem0 2.x's keys (``old_memory``,
         ``new_memory``, ``event``) and its 1.x docs' keys (``previous_value``, ``new_value``, ``action``)."""
+        self._own(memory_id)
         return history_entries(self.memscribe.history(memory_id))
 
     def reset(self) -> None:
         """Erase everything in the store (hard: the one Mem0 call that memscribe does not keep a copy of)."""
         for user in self.memscribe.users():
-            self.memscribe.forget(user_id=user)
+            if user.startswith(self._prefix):
+                self.memscribe.forget(user_id=user)
 
     def close(self) -> None:
         self.memscribe.close()

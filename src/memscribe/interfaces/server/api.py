@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import json
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Path, Query
 
+from memscribe.errors import InputError
 from memscribe.interfaces.server.auth import Principal, api_principal
+from memscribe.interfaces.server.paging import decode_cursor, encode_cursor, query_digest
 from memscribe.interfaces.server.schemas import (
     AddRequest,
     ApproveRequest,
@@ -23,6 +26,7 @@ from memscribe.interfaces.server.schemas import (
     SearchResponse,
     UpdateRequest,
 )
+from memscribe.interfaces.server.strict_query import refuse_unknown_query
 from memscribe.models import AuditEvent, Context, Kind, Layer, MemoryRecord, Status, Version, WriteReport
 
 __all__ = ["router"]
@@ -39,7 +43,7 @@ _errors: dict[int | str, dict[str, Any]] = {
     }.items()
 }
 
-router = APIRouter(prefix="/v1", responses=_errors)
+router = APIRouter(prefix="/v1", responses=_errors, dependencies=[Depends(refuse_unknown_query)])
 Auth = Annotated[Principal, Depends(api_principal)]
 MemoryId = Annotated[str, Path(min_length=1, max_length=128, description="A memory id")]
 
@@ -65,18 +69,60 @@ async def list_memories(
     all_statuses: Annotated[bool, Query(alias="all", description="Every status")] = False,
     kind: Kind | None = None,
     layer: Layer | None = None,
+    agent_id: Annotated[str | None, Query(min_length=1, max_length=256)] = None,
+    session_id: Annotated[str | None, Query(min_length=1, max_length=256)] = None,
+    metadata: Annotated[
+        str | None, Query(max_length=16_384, description='JSON object, e.g. {"topic": "food"}')
+    ] = None,
+    entities: Annotated[list[str] | None, Query(max_length=64, description="Repeat for several")] = None,
     limit: Annotated[int, Query(ge=1, le=1000)] = 100,
     offset: Annotated[int, Query(ge=0, le=10_000_000)] = 0,
+    cursor: Annotated[
+        str | None, Query(max_length=512, description="`next_cursor` of the page before")
+    ] = None,
 ) -> MemoryList:
+    """A page of memories, oldest first, with the ``total`` that match and a ``next_cursor``."""
+    filters = _list_filters(agent_id=agent_id, session_id=session_id, metadata=metadata, entities=entities)
+    statuses = None if all_statuses else (status.value if status else "active")
+    query = {"user_id": user_id, "status": statuses, "kind": kind, "layer": layer, "filters": filters}
+    digest = query_digest(query)
+    start = decode_cursor(cursor, digest) if cursor is not None else offset
     recs = await p.scope.list(
         user_id=user_id,
-        status=None if all_statuses else (status.value if status else "active"),
+        status=statuses,
         kind=kind.value if kind else None,
         layer=layer.value if layer else None,
-        limit=limit,
-        offset=offset,
+        filters=filters,
     )
-    return MemoryList(items=recs, count=len(recs))
+    page = recs[start : start + limit]
+    more = start + limit < len(recs)
+    return MemoryList(
+        items=page,
+        count=len(page),
+        total=len(recs),
+        next_cursor=encode_cursor(start + limit, digest) if more else None,
+    )
+
+
+def _list_filters(
+    *, agent_id: str | None, session_id: str | None, metadata: str | None, entities: list[str] | None
+) -> dict[str, Any] | None:
+    f: dict[str, Any] = {}
+    if agent_id is not None:
+        f["agent_id"] = agent_id
+    if session_id is not None:
+        f["session_id"] = session_id
+    if metadata is not None:
+        try:
+            meta = json.loads(metadata)
+        except ValueError as exc:
+            raise InputError(f"metadata must be a JSON object: {exc}") from exc
+        if not isinstance(meta, dict):
+            raise InputError("metadata must be a JSON object")
+        f["metadata"] = meta
+    if entities:
+        f["entities"] = entities
+    return f or None
 
 
 @router.get("/memories/{memory_id}", response_model=MemoryRecord, tags=["memories"])

@@ -89,6 +89,8 @@ class Filters(_In):
     agent_id: str | None = None
     time_from: Time | None = None
     time_to: Time | None = None
+    metadata: dict[str, Any] | None = Field(default=None, description="Each key must equal this value")
+    entities: str | list[str] | None = Field(default=None, description="Any of these entities (or in text)")
 
     def as_dict(self) -> dict[str, Any] | None:
         d = self.model_dump(mode="json", exclude_none=True)
@@ -119,7 +121,9 @@ class ContextRequest(_In):
 
 class MemoryList(BaseModel):
     items: list[MemoryRecord]
-    count: int
+    count: int = Field(description="Memories on this page")
+    total: int | None = Field(default=None, description="Memories matching the query, on every page")
+    next_cursor: str | None = Field(default=None, description="Pass as `cursor` for the next page")
 
 
 class UpdateRequest(_In):
