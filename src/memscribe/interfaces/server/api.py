@@ -58,6 +58,7 @@ async def add_memories(body: AddRequest, p: Auth) -> WriteReport:
         session_id=body.session_id,
         at=body.at,
         metadata=body.metadata,
+        verbatim=body.verbatim,
     )
 
 

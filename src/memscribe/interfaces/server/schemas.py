@@ -72,6 +72,7 @@ class AddRequest(_In):
     session_id: str | None = Field(default=None, max_length=256)
     at: Time | None = Field(default=None, description="When the messages were said (ISO 8601)")
     metadata: dict[str, Any] | None = None
+    verbatim: StrictBool = Field(default=False, description="Keep each message as one memory, as given")
 
     def messages_for_memory(self) -> Any:
         if isinstance(self.messages, str):
