@@ -262,5 +262,11 @@ def test_async_memory_is_the_same_api(tmp_path, monkeypatch):
             assert (await m.get_all(user_id="alice"))["results"] == []
         finally:
             await m.close()
+        m2 = AsyncMemory.from_config({"vector_store": {"config": {"path": str(tmp_path / "q2")}}})
+        try:
+            assert (await m2.add("ok", user_id="bob", infer=False))["results"][0]["memory"] == "ok"
+            assert m2.sync.memscribe.settings.home == tmp_path / "q2"
+        finally:
+            await m2.close()
 
     asyncio.run(run())

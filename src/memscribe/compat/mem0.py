@@ -406,8 +406,8 @@ class AsyncMemory:
         self.sync = Memory(config, **kwargs)
 
     @classmethod
-    async def from_config(cls, config_dict: Mapping[str, Any]) -> AsyncMemory:
-        return await asyncio.to_thread(cls, config_dict)
+    def from_config(cls, config_dict: Mapping[str, Any]) -> AsyncMemory:
+        return cls(config_dict)  # synchronous in Mem0's AsyncMemory too
 
     async def add(self, messages: Any, **kwargs: Any) -> dict[str, Any]:
         return await asyncio.to_thread(self.sync.add, messages, **kwargs)
