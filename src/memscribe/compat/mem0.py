@@ -19,13 +19,13 @@ taken. What happens underneath is memscribe's: ``infer=True`` runs the write pip
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import logging
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from memscribe.compat.mem0_filters import AGENT_PREFIX, RUN_PREFIX, Scope, scope_of, split_filters
+from memscribe.compat.mem0_filters import Scope, scope_of, split_filters
+from memscribe.compat.mem0_shapes import EVENTS, history_entries, memory_item
 from memscribe.config import Settings
 from memscribe.errors import InputError, NotFoundError
 from memscribe.memory import Memory as MemscribeMemory
@@ -35,10 +35,6 @@ __all__ = ["AsyncMemory", "Memory", "settings_from_config"]
 
 log = logging.getLogger("memscribe.compat.mem0")
 
-# memscribe's write actions as Mem0 events; a supersede is Mem0's UPDATE (Mem0 rewrites the old memory in
-# place, memscribe keeps it as a superseded version and answers with the new memory's id)
-_EVENTS = {"add": "ADD", "working": "ADD", "review": "ADD", "link": "ADD"}
-_EVENTS |= {"update": "UPDATE", "merge": "UPDATE", "supersede": "UPDATE"}
 SEARCH_POOL_MAX = 1000  # candidates fetched when a filter memscribe cannot apply itself thins the results
 
 
@@ -85,36 +81,6 @@ def _section(config: Mapping[str, Any], name: str) -> dict[str, Any]:
     if not isinstance(inner, Mapping):
         raise InputError(f"config[{name!r}]['config'] must be a dict")
     return dict(inner)
-
-
-def _iso(dt: Any) -> str | None:
-    return dt.isoformat() if dt is not None else None
-
-
-def _hash(text: str) -> str:
-    return hashlib.md5(text.encode("utf-8"), usedforsecurity=False).hexdigest()
-
-
-def memory_item(rec: MemoryRecord, prefix: str = "") -> dict[str, Any]:
-    """A memscribe record in Mem0's shape (the ids only when set, ``metadata`` only when not empty);
-    ``prefix`` (a server tenant's) is taken off the user id."""
-    owner = rec.user_id[len(prefix) :]
-    item: dict[str, Any] = {
-        "id": rec.id,
-        "memory": rec.text,
-        "hash": _hash(rec.text),
-        "created_at": _iso(rec.created_at),
-        "updated_at": _iso(rec.updated_at) if rec.version > 1 else None,
-    }
-    if not owner.startswith((AGENT_PREFIX, RUN_PREFIX)):
-        item["user_id"] = owner
-    if rec.agent_id is not None:
-        item["agent_id"] = rec.agent_id
-    if rec.session_id is not None:
-        item["run_id"] = rec.session_id
-    if rec.metadata:
-        item["metadata"] = dict(rec.metadata)
-    return item
 
 
 class Memory:
@@ -184,7 +150,7 @@ class Memory:
     def _events(self, rep: WriteReport, verbatim: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
         out = []
         for i, item in enumerate(rep.items):
-            event = _EVENTS.get(item.action)
+            event = EVENTS.get(item.action)
             if event is None or item.memory_id is None:  # dropped, unchanged or deferred: not a memory event
                 continue
             rec = self.memscribe.get(item.memory_id)
@@ -335,41 +301,6 @@ class Memory:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-def history_entries(versions: list[Any]) -> list[dict[str, Any]]:
-    """Mem0's history from memscribe's versions: a text change is an UPDATE, a deletion a DELETE; other
-    revisions (access counts, verification, status bookkeeping) are not events in Mem0's terms."""
-    out: list[dict[str, Any]] = []
-    last: dict[str, MemoryRecord] = {}
-    for v in versions:
-        rec, prev = v.record, last.get(v.memory_id)
-        last[v.memory_id] = rec
-        if prev is None:
-            event, old = "ADD", None
-        elif rec.status.value == "deleted" and prev.status.value != "deleted":
-            event, old = "DELETE", prev.text
-        elif rec.text != prev.text:
-            event, old = "UPDATE", prev.text
-        else:
-            continue
-        new = None if event == "DELETE" else rec.text
-        out.append(
-            {
-                "id": f"{v.memory_id}:v{v.version}",
-                "memory_id": v.memory_id,
-                "old_memory": old,
-                "new_memory": new,
-                "event": event,
-                "previous_value": old,
-                "new_value": new,
-                "action": event,
-                "created_at": _iso(rec.created_at),
-                "updated_at": _iso(v.created_at) if v.version > 1 else None,
-                "is_deleted": event == "DELETE",
-            }
-        )
-    return out
 
 
 def _verbatim_messages(messages: Any) -> list[dict[str, Any]]:
