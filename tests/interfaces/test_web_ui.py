@@ -216,3 +216,23 @@ def test_archive_restore_stats_and_guards(browser, live):
     page2.goto(edit_url.rsplit("/", 1)[0])
     assert "404" in page2.inner_text("h1")
     ctx2.close()
+
+
+def test_swagger_docs_render_offline(browser, live):
+    """/docs in a real browser: every request stays on the server (assets from the swagger-ui-bundle-v2
+    package), and Swagger UI renders the spec's operations, Mem0's routes among them."""
+    ctx = browser.new_context(viewport={"width": 1280, "height": 860})
+    page = ctx.new_page()
+    external: list[str] = []
+    page.on("request", lambda req: external.append(req.url) if not req.url.startswith(live["base"]) else None)
+    page.route(
+        "**/*",
+        lambda route: route.continue_() if route.request.url.startswith(live["base"]) else route.abort(),
+    )
+    page.goto(live["base"] + "/docs")
+    page.wait_for_selector(".opblock", timeout=20_000)
+    paths = page.locator(".opblock-summary-path").all_inner_texts()
+    assert any(p.startswith("/v1/memories") for p in paths) and "/search" in paths
+    page.screenshot(path=str(ARTIFACTS / "docs.png"))
+    assert external == [], f"/docs loaded something from outside: {external}"
+    ctx.close()

@@ -1,6 +1,6 @@
 """The memscribe HTTP server: REST API (/v1), Mem0's REST routes (/memories, /search, …), web UI (/ui),
 /healthz, /metrics, OpenAPI (/openapi.json) and its Swagger UI (/docs, assets served from the
-``swagger-ui-bundle`` package: the page works with no network).
+``swagger-ui-bundle-v2`` package, Swagger UI 5: the page works with no network).
 
 ``create_app(settings)`` builds the ASGI app; ``memscribe serve`` runs it with uvicorn. Tenant memories
 are opened lazily and closed on shutdown (the app's lifespan).
