@@ -49,6 +49,7 @@ class DeferredWrite(BaseModel):
     session_id: str | None = None
     at: datetime
     metadata: dict[str, Any] = {}
+    verbatim: bool = False  # each message kept as given (no filter, encoder or merge)
 
     def report(self, job_id: int, delay_s: float) -> WriteReport:
         """What ``add()`` answers for it: every message ``deferred``, with the job and the wait."""
@@ -147,6 +148,7 @@ class Admission:
                 "session_id": write.session_id,
                 "at": write.at.isoformat(),
                 "metadata": write.metadata,
+                "verbatim": write.verbatim,
             },
             ensure_ascii=False,
         )
@@ -185,6 +187,7 @@ class Admission:
                 session_id=body["session_id"],
                 at=datetime.fromisoformat(body["at"]),
                 metadata=body["metadata"],
+                verbatim=body.get("verbatim", False),  # payloads queued before verbatim writes existed
             )
         except (ValueError, KeyError, TypeError, ValidationError) as exc:
             raise CorruptJob(f"deferred write payload is unreadable: {exc}") from exc

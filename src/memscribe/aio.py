@@ -60,6 +60,7 @@ class AsyncMemory:
         session_id: str | None = None,
         at: str | datetime | None = None,
         metadata: Mapping[str, Any] | None = None,
+        verbatim: bool = False,
     ) -> WriteReport:
         return await self._call(
             self._sync.add,
@@ -69,6 +70,7 @@ class AsyncMemory:
             session_id=session_id,
             at=at,
             metadata=metadata,
+            verbatim=verbatim,
         )
 
     async def flush(self, *, deferred: bool = False) -> RunReport:
@@ -126,6 +128,7 @@ class AsyncMemory:
         layer: str | None = None,
         limit: int | None = None,
         offset: int = 0,
+        filters: Mapping[str, Any] | None = None,
     ) -> list[MemoryRecord]:
         return await self._call(
             self._sync.list,
@@ -135,6 +138,7 @@ class AsyncMemory:
             layer=layer,
             limit=limit,
             offset=offset,
+            filters=filters,
         )
 
     async def update(

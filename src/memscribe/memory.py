@@ -99,10 +99,12 @@ class Memory:
         session_id: str | None = None,
         at: str | datetime | None = None,
         metadata: Mapping[str, Any] | None = None,
+        verbatim: bool = False,
     ) -> WriteReport:
-        return self._writes.add(
-            messages, user_id=user_id, agent_id=agent_id, session_id=session_id, at=at, metadata=metadata
-        )
+        """The write pipeline over ``messages``; ``verbatim=True``: each message one memory as given (no
+        filter, encoder or merge; the privacy stage still runs)."""
+        kw = {"agent_id": agent_id, "session_id": session_id, "at": at, "metadata": metadata}
+        return self._writes.add(messages, user_id=user_id, verbatim=verbatim, **kw)
 
     def flush(self, *, deferred: bool = False) -> RunReport:
         """Run queued background work (verification) now and write pending access statistics.
@@ -161,10 +163,11 @@ class Memory:
         layer: str | None = None,
         limit: int | None = None,
         offset: int = 0,
+        filters: Mapping[str, Any] | None = None,
     ) -> list[MemoryRecord]:
-        return self._reader.records(
-            user_id=user_id, status=status, kind=kind, layer=layer, limit=limit, offset=offset
-        )
+        """A user's memories, oldest first; ``filters`` takes the keys ``search()`` takes."""
+        kw = {"status": status, "kind": kind, "layer": layer, "limit": limit, "offset": offset}
+        return self._reader.records(user_id=user_id, filters=filters, **kw)
 
     def users(self) -> list[str]:
         """Every user id with memories in this store, sorted."""

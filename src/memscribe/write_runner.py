@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from memscribe import boundary
 from memscribe.admission import Admission, DeferredWrite
+from memscribe.errors import InputError
 from memscribe.write.request import WriteRequest
 
 if TYPE_CHECKING:
@@ -58,8 +59,11 @@ class WriteRunner:
         session_id: str | None,
         at: str | datetime | None,
         metadata: Mapping[str, Any] | None,
+        verbatim: bool = False,
     ) -> WriteReport:
         """Validate, admit, then write now or defer (``InputError``, ``LimitExceeded``, ``RateLimited``)."""
+        if not isinstance(verbatim, bool):
+            raise InputError("verbatim must be True or False")
         user_id = boundary.require_user(user_id)
         agent_id = boundary.optional_id(agent_id, "agent_id")
         session_id = boundary.optional_id(session_id, "session_id")
@@ -76,12 +80,19 @@ class WriteRunner:
                 session_id=session_id,
                 at=when,
                 metadata=meta,
+                verbatim=verbatim,
             )
             return self._defer(write, delay=delay)
         worker = self._background.worker
         worker.note_write()
         report = self._run(
-            msgs, user_id=user_id, agent_id=agent_id, session_id=session_id, at=when, metadata=meta
+            msgs,
+            user_id=user_id,
+            agent_id=agent_id,
+            session_id=session_id,
+            at=when,
+            metadata=meta,
+            verbatim=verbatim,
         )
         worker.note_write()  # idle is measured from the end of the last write
         self._admission.note_written(user_id, report)
@@ -110,6 +121,7 @@ class WriteRunner:
             session_id=write.session_id,
             at=write.at,
             metadata=write.metadata,
+            verbatim=write.verbatim,
         )
         self._store.bump_counter(write.user_id, "writes_deferred_done", 1)
 
@@ -122,6 +134,7 @@ class WriteRunner:
         session_id: str | None,
         at: datetime,
         metadata: dict[str, Any],
+        verbatim: bool = False,
     ) -> WriteReport:
         """One write through the pipeline, timed (add() and deferred writes); the pipeline locks only the
         user's neighbour lookup and commit."""
@@ -134,4 +147,4 @@ class WriteRunner:
             metadata=metadata,
         )
         with self._metrics.timed("add"):
-            return self._pipeline.run(msgs, req)
+            return self._pipeline.run_verbatim(msgs, req) if verbatim else self._pipeline.run(msgs, req)

@@ -256,3 +256,23 @@ def test_the_stylesheet_names_cjk_fonts_for_chinese_text(live):
     stack = css.split("html {", 1)[1].split("}", 1)[0]
     for face in ("PingFang SC", "Microsoft YaHei", "Noto Sans CJK SC", "WenQuanYi Micro Hei"):
         assert face in stack
+
+
+def test_swagger_docs_render_offline(browser, live):
+    """/docs in a real browser: every request stays on the server (assets from the swagger-ui-bundle-v2
+    package), and Swagger UI renders the spec's operations, Mem0's routes among them."""
+    ctx = browser.new_context(viewport={"width": 1280, "height": 860})
+    page = ctx.new_page()
+    external: list[str] = []
+    page.on("request", lambda req: external.append(req.url) if not req.url.startswith(live["base"]) else None)
+    page.route(
+        "**/*",
+        lambda route: route.continue_() if route.request.url.startswith(live["base"]) else route.abort(),
+    )
+    page.goto(live["base"] + "/docs")
+    page.wait_for_selector(".opblock", timeout=20_000)
+    paths = page.locator(".opblock-summary-path").all_inner_texts()
+    assert any(p.startswith("/v1/memories") for p in paths) and "/search" in paths
+    page.screenshot(path=str(ARTIFACTS / "docs.png"))
+    assert external == [], f"/docs loaded something from outside: {external}"
+    ctx.close()

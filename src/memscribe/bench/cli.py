@@ -47,6 +47,7 @@ def bench_locomo(
         None, "--audit", help="Audit file: corrected evidence, wrong-answer questions"
     ),
     limit_convs: int | None = typer.Option(None, "--limit-convs", help="Only the first N conversations"),
+    mem0: bool = typer.Option(False, "--mem0", help="Also run Mem0 (when installed: see PEERS.md)"),
 ) -> None:
     """Evidence recall on LoCoMo vs raw-turn baselines (recent, BM25, dense, hybrid, Mem0) in one run."""
     from memscribe.bench.locomo import run_locomo
@@ -58,6 +59,7 @@ def bench_locomo(
         audit=audit,
         limit_convs=limit_convs,
         console=console,
+        with_mem0=mem0,
     )
 
 
@@ -91,11 +93,12 @@ def bench_speed(
     n: str = typer.Option("10000,100000", "--n", help="Store sizes (memories of one user), comma list"),
     out: Path = typer.Option(Path("bench-out"), "--out", help="Folder for results.json, report.md and plots"),
     store: str | None = typer.Option(None, "--store", help="Store URL (default: a temporary SQLite store)"),
+    mem0: bool = typer.Option(False, "--mem0", help="Also run Mem0 at scales up to 10k (when installed)"),
 ) -> None:
     """Latency, throughput, memory and disk at scale, each next to a baseline (numpy KNN, raw insert)."""
     from memscribe.bench.speed import run_speed
 
-    run_speed(_int_list(n, "--n"), out_dir=out, console=console, store_url=store)
+    run_speed(_int_list(n, "--n"), out_dir=out, console=console, store_url=store, with_mem0=mem0)
 
 
 @bench_app.command("lifecycle")

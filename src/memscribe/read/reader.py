@@ -22,6 +22,7 @@ from memscribe.models import Context, Hit, MemoryRecord
 from memscribe.read.context import SessionTexts, assemble_context
 from memscribe.read.inspection import pending_review
 from memscribe.read.query import Recaller
+from memscribe.read.recall import matches_filters, validate_filters
 from memscribe.read.siblings import with_siblings
 
 if TYPE_CHECKING:
@@ -124,12 +125,20 @@ class Reader:
         layer: str | None,
         limit: int | None,
         offset: int,
+        filters: Mapping[str, Any] | None = None,
     ) -> list[MemoryRecord]:
-        """A user's memories of one status (``None`` or ``"all"``: every status), kind and layer."""
+        """A user's memories of one status (``None`` or ``"all"``: every status), kind and layer; with
+        ``filters`` (the keys ``search()`` takes: agent_id, session_id, metadata, entities, ...) only those
+        that match, paged after filtering."""
         user_id, statuses = boundary.require_user(user_id), boundary.status_filter(status)
-        return self._store.list_memories(
-            user_id, statuses=statuses, kind=kind, layer=layer, limit=limit, offset=offset
-        )
+        f = validate_filters(filters)
+        if not f:
+            return self._store.list_memories(
+                user_id, statuses=statuses, kind=kind, layer=layer, limit=limit, offset=offset
+            )
+        recs = self._store.list_memories(user_id, statuses=statuses, kind=kind, layer=layer)
+        kept = [r for r in recs if matches_filters(r, f)]
+        return kept[offset : None if limit is None else offset + limit]
 
     def review_queue(self, *, user_id: str | None, limit: int | None) -> list[MemoryRecord]:
         """The memories of one user (``None``: of every user) waiting for review, oldest first."""

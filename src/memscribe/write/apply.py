@@ -22,6 +22,7 @@ from memscribe.models import Link as RecordLink
 from memscribe.store.base import Store
 from memscribe.write.request import AuditTrail, WriteRequest
 from memscribe.write.review import ReviewDecision
+from memscribe.write.verbatim import ENCODER as VERBATIM_ENCODER
 
 __all__ = ["Applier", "UnitToWrite"]
 
@@ -239,7 +240,8 @@ class Applier:
             secrets=self._seal(rec, unit.vaulted),
             at=req.now,
         )
-        if cand.layer != Layer.working:
+        if cand.layer != Layer.working and cand.encoder != VERBATIM_ENCODER:
+            # a verbatim memory has no encoding to redo: verification could only drop what the caller kept
             self._queue_verify(rec)
         return WriteItem(
             message_id=unit.lead_message_id,

@@ -52,6 +52,8 @@ from memscribe.write.protect import protect
 from memscribe.write.request import AuditTrail, WriteRequest
 from memscribe.write.review import needs_review
 from memscribe.write.trigger import trigger
+from memscribe.write.verbatim import WHY as VERBATIM
+from memscribe.write.verbatim import verbatim_items
 
 _POOL = ThreadPoolExecutor(max_workers=2, thread_name_prefix="memscribe-write")
 
@@ -345,27 +347,13 @@ class WritePipeline:
                     WriteItem(message_id=a.message_id, action="drop", reasons=list(a.decision.reasons))
                 )
         dropped = sum(1 for a in items if a.candidate is None)
-
-        def bookkeeping() -> None:
-            # the session window and the drop counter commit with the first memory (one transaction)
-            if req.session_id:
-                self.store.append_session_messages(
-                    req.session_id,
-                    req.user_id,
-                    [
-                        {
-                            "role": m.role,
-                            "name": m.name,
-                            "content": privacy[i].clean_text,
-                            "message_id": items[i].message_id,
-                            "at": (m.at or req.at).isoformat(),
-                        }
-                        for i, m in enumerate(msgs)
-                    ],
-                )
-            if dropped:
-                self.store.bump_counter(req.user_id, "dropped_by_filter", dropped)
-
+        bookkeeping = self._bookkeeping(
+            msgs,
+            req,
+            [privacy[i].clean_text for i in range(len(msgs))],
+            [a.message_id for a in items],
+            dropped,
+        )
         if req.session_id:
             self._fingerprints.extend(req.session_id, [privacy[i].clean_text for i in range(len(msgs))])
         cands = [u.candidate for u in units]
@@ -393,6 +381,77 @@ class WritePipeline:
                         pending()
                     if leftover:
                         self.store.add_audit(leftover)
+        return report
+
+    def _bookkeeping(
+        self, msgs: list[Message], req: WriteRequest, clean: list[str], message_ids: list[str], dropped: int
+    ) -> Callable[[], None]:
+        """The session window and the drop counter: they commit with the first memory (one transaction)."""
+
+        def bookkeeping() -> None:
+            if req.session_id:
+                self.store.append_session_messages(
+                    req.session_id,
+                    req.user_id,
+                    [
+                        {
+                            "role": m.role,
+                            "name": m.name,
+                            "content": clean[i],
+                            "message_id": message_ids[i],
+                            "at": (m.at or req.at).isoformat(),
+                        }
+                        for i, m in enumerate(msgs)
+                    ],
+                )
+            if dropped:
+                self.store.bump_counter(req.user_id, "dropped_by_filter", dropped)
+
+        return bookkeeping
+
+    def run_verbatim(self, msgs: list[Message], req: WriteRequest) -> WriteReport:
+        """Each message one memory, word for word after the privacy stage (:mod:`memscribe.write.verbatim`):
+        no filter, encoder or merge, so nothing is dropped, rewritten or merged, and a repeat is stored again."""
+        trail = AuditTrail(req)
+        items = verbatim_items(msgs, session_id=req.session_id)
+        for it in items:
+            if it.privacy.vaulted or it.privacy.dropped_kinds:
+                kinds = sorted({k for _, k, _ in it.privacy.vaulted} | set(it.privacy.dropped_kinds))
+                trail.record(
+                    "privacy",
+                    "redact",
+                    f"sensitive values removed: {', '.join(kinds)}",
+                    it.message_id,
+                    scores={"privacy_risk": it.privacy.risk},
+                    detail={"vaulted": len(it.privacy.vaulted), "dropped": list(it.privacy.dropped_kinds)},
+                )
+        pending: Callable[[], None] | None = self._bookkeeping(
+            msgs, req, [it.privacy.clean_text for it in items], [it.message_id for it in items], 0
+        )
+        vectors = self.embedder.embed_passages([it.candidate.text for it in items])
+        report = WriteReport(user_id=req.user_id)
+        with self.locks.hold(req.user_id):
+            for it, vec in zip(items, vectors, strict=True):
+                unit = UnitToWrite(
+                    candidate=it.candidate,
+                    vector=vec,
+                    sources=[
+                        Source(
+                            message_id=it.message_id,
+                            session_id=req.session_id,
+                            role=it.message.role,
+                            name=it.message.name,
+                            at=it.message.at or req.at,
+                        )
+                    ],
+                    message_ids=[it.message_id],
+                    lead_message_id=it.message_id,
+                    vaulted=list(it.privacy.vaulted),
+                )
+                report.items.append(
+                    self._applier.apply(VERBATIM, unit, req, trail, review=None, first=pending)
+                )
+                pending = None
         return report
 
     # ------------------------------------------------------------------ merge + store

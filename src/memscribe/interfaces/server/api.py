@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import json
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Path, Query, Request
 
+from memscribe.errors import InputError
 from memscribe.interfaces.server.auth import Principal, scoped
 from memscribe.interfaces.server.errors import ApiError
+from memscribe.interfaces.server.paging import decode_cursor, encode_cursor, query_digest
 from memscribe.interfaces.server.schemas import (
     AddRequest,
     ApproveRequest,
@@ -28,6 +31,7 @@ from memscribe.interfaces.server.schemas import (
     SearchResponse,
     UpdateRequest,
 )
+from memscribe.interfaces.server.strict_query import refuse_unknown_query
 from memscribe.models import AuditEvent, Context, Kind, Layer, MemoryRecord, Status, Version, WriteReport
 
 __all__ = ["router"]
@@ -54,7 +58,11 @@ def _single_query_values(request: Request) -> None:
         raise ApiError(422, "invalid_request", f"query parameters given more than once: {repeated}")
 
 
-router = APIRouter(prefix="/v1", responses=_errors, dependencies=[Depends(_single_query_values)])
+router = APIRouter(
+    prefix="/v1",
+    responses=_errors,
+    dependencies=[Depends(_single_query_values), Depends(refuse_unknown_query)],
+)
 Reader = Annotated[Principal, Depends(scoped("read"))]
 Writer = Annotated[Principal, Depends(scoped("write"))]
 Revealer = Annotated[Principal, Depends(scoped("reveal"))]
@@ -72,6 +80,7 @@ async def add_memories(body: AddRequest, p: Writer) -> WriteReport:
         session_id=body.session_id,
         at=body.at,
         metadata=body.metadata,
+        verbatim=body.verbatim,
     )
 
 
@@ -83,18 +92,60 @@ async def list_memories(
     all_statuses: Annotated[bool, Query(alias="all", description="Every status")] = False,
     kind: Kind | None = None,
     layer: Layer | None = None,
+    agent_id: Annotated[IdText | None, Query()] = None,
+    session_id: Annotated[IdText | None, Query()] = None,
+    metadata: Annotated[
+        str | None, Query(max_length=16_384, description='JSON object, e.g. {"topic": "food"}')
+    ] = None,
+    entities: Annotated[list[str] | None, Query(max_length=64, description="Repeat for several")] = None,
     limit: Annotated[int, Query(ge=1, le=1000)] = 100,
     offset: Annotated[int, Query(ge=0, le=10_000_000)] = 0,
+    cursor: Annotated[
+        str | None, Query(max_length=512, description="`next_cursor` of the page before")
+    ] = None,
 ) -> MemoryList:
+    """A page of memories, oldest first, with the ``total`` that match and a ``next_cursor``."""
+    filters = _list_filters(agent_id=agent_id, session_id=session_id, metadata=metadata, entities=entities)
+    statuses = None if all_statuses else (status.value if status else "active")
+    query = {"user_id": user_id, "status": statuses, "kind": kind, "layer": layer, "filters": filters}
+    digest = query_digest(query)
+    start = decode_cursor(cursor, digest) if cursor is not None else offset
     recs = await p.scope.list(
         user_id=user_id,
-        status=None if all_statuses else (status.value if status else "active"),
+        status=statuses,
         kind=kind.value if kind else None,
         layer=layer.value if layer else None,
-        limit=limit,
-        offset=offset,
+        filters=filters,
     )
-    return MemoryList(items=recs, count=len(recs))
+    page = recs[start : start + limit]
+    more = start + limit < len(recs)
+    return MemoryList(
+        items=page,
+        count=len(page),
+        total=len(recs),
+        next_cursor=encode_cursor(start + limit, digest) if more else None,
+    )
+
+
+def _list_filters(
+    *, agent_id: str | None, session_id: str | None, metadata: str | None, entities: list[str] | None
+) -> dict[str, Any] | None:
+    f: dict[str, Any] = {}
+    if agent_id is not None:
+        f["agent_id"] = agent_id
+    if session_id is not None:
+        f["session_id"] = session_id
+    if metadata is not None:
+        try:
+            meta = json.loads(metadata)
+        except ValueError as exc:
+            raise InputError(f"metadata must be a JSON object: {exc}") from exc
+        if not isinstance(meta, dict):
+            raise InputError("metadata must be a JSON object")
+        f["metadata"] = meta
+    if entities:
+        f["entities"] = entities
+    return f or None
 
 
 @router.get("/memories/{memory_id}", response_model=MemoryRecord, tags=["memories"])

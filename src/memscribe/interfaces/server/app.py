@@ -1,4 +1,6 @@
-"""The memscribe HTTP server: REST API (/v1), web UI (/ui), /healthz, /metrics, OpenAPI (/openapi.json).
+"""The memscribe HTTP server: REST API (/v1), Mem0's REST routes (/memories, /search, …), web UI (/ui),
+/healthz, /metrics, OpenAPI (/openapi.json) and its Swagger UI (/docs, assets served from the
+``swagger-ui-bundle-v2`` package, Swagger UI 5: the page works with no network).
 
 ``create_app(settings)`` builds the ASGI app; ``memscribe serve`` runs it with uvicorn. Tenant memories
 are opened lazily and closed on shutdown (the app's lifespan).
@@ -16,9 +18,11 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request
-from fastapi.responses import PlainTextResponse, RedirectResponse
+from fastapi.openapi.docs import get_swagger_ui_html
+from fastapi.responses import HTMLResponse, PlainTextResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 from prometheus_client import CollectorRegistry, generate_latest
+from swagger_ui_bundle import swagger_ui_path
 
 from memscribe.config import Settings
 from memscribe.interfaces.server.errors import ApiError, install_error_handlers
@@ -77,23 +81,37 @@ def create_app(settings: Settings | None = None, *, keys: KeyStore | None = None
         title="memscribe",
         version=_version(),
         description=(
-            "Write-first long-term memory for LLM agents. Every /v1 route needs a tenant API key "
-            "(`Authorization: Bearer <key>` or `X-API-Key`) and sees only that tenant's memory."
+            "Write-first long-term memory for LLM agents. Every /v1 route (and every Mem0-compatible "
+            "route) needs a tenant API key (`Authorization: Bearer <key>`, `Authorization: Token <key>` "
+            "or `X-API-Key`) and sees only that tenant's memory."
         ),
         lifespan=lifespan,
-        docs_url=None,  # Swagger/ReDoc pages load their assets from a CDN; the spec is at /openapi.json
+        docs_url=None,  # FastAPI's own pages load their assets from a CDN: /docs is served below
         redoc_url=None,
     )
     app.state.memscribe = state
     from memscribe.interfaces.server.api import router
+    from memscribe.interfaces.server.mem0_routes import router as mem0_router
     from memscribe.interfaces.web.routes import render_error
     from memscribe.interfaces.web.routes import router as ui_router
 
     install_error_handlers(app, html_page=render_error)
 
     app.include_router(router)
+    app.include_router(mem0_router)
     app.include_router(ui_router)
     app.mount("/ui/static", StaticFiles(directory=WEB / "static"), name="static")
+    app.mount("/docs/static", StaticFiles(directory=swagger_ui_path), name="swagger-ui")
+
+    @app.get("/docs", include_in_schema=False)
+    async def docs() -> HTMLResponse:
+        return get_swagger_ui_html(
+            openapi_url=app.openapi_url or "/openapi.json",
+            title=f"{app.title} API",
+            swagger_js_url="/docs/static/swagger-ui-bundle.js",
+            swagger_css_url="/docs/static/swagger-ui.css",
+            swagger_favicon_url="/docs/static/favicon-32x32.png",
+        )
 
     @app.get("/healthz", response_model=Health, tags=["ops"])
     async def healthz() -> Health:

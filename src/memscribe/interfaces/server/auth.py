@@ -1,6 +1,7 @@
 """Who is calling, and may they: API key -> tenant scope, then the key's rate limit.
 
-The API takes the key as ``Authorization: Bearer <key>`` or ``X-API-Key: <key>``, never from a cookie (a
+The API takes the key as ``Authorization: Bearer <key>``, ``Authorization: Token <key>`` (how Mem0's
+platform clients send it) or ``X-API-Key: <key>``, never from a cookie (a
 cookie rides along on cross-site requests, a header does not); the web UI's cookie is a session id
 (``sessions.py``). Every key has its own token bucket (``server.rate_per_s``, ``server.rate_burst``); over it, 429 with
 ``Retry-After``. Each route names the scope it needs (``scoped("read")`` ...); a key without it gets 403.
@@ -29,6 +30,9 @@ __all__ = [
 
 _bearer = HTTPBearer(auto_error=False, description="A tenant API key from `memscribe keys create`")
 _header = APIKeyHeader(name="X-API-Key", auto_error=False, description="The same key, as a header")
+_token = APIKeyHeader(
+    name="Authorization", scheme_name="Token", auto_error=False, description="`Token <key>` (Mem0 clients)"
+)
 
 
 @dataclass(frozen=True)
@@ -81,7 +85,12 @@ async def api_principal(
     request: Request,
     cred: HTTPAuthorizationCredentials | None = Security(_bearer),
     header: str | None = Security(_header),
+    authorization: str | None = Security(_token),
 ) -> Principal:
-    """FastAPI dependency of every /v1 route."""
+    """FastAPI dependency of every /v1 route (and of the Mem0-compatible routes)."""
     token = cred.credentials if cred is not None else header
+    if token is None and authorization is not None:
+        scheme, _, value = authorization.partition(" ")
+        if scheme.lower() == "token" and value.strip():
+            token = value.strip()
     return await principal_for_token(request, token)

@@ -195,6 +195,7 @@ class AddRequest(_In):
     session_id: IdText | None = None
     at: Time | None = Field(default=None, description="When the messages were said (ISO 8601)")
     metadata: Metadata | None = None
+    verbatim: StrictBool = Field(default=False, description="Keep each message as one memory, as given")
 
     def messages_for_memory(self) -> Any:
         if isinstance(self.messages, str):
@@ -212,6 +213,8 @@ class Filters(_In):
     agent_id: IdText | None = None
     time_from: Time | None = None
     time_to: Time | None = None
+    metadata: dict[str, Any] | None = Field(default=None, description="Each key must equal this value")
+    entities: str | list[str] | None = Field(default=None, description="Any of these entities (or in text)")
 
     def as_dict(self) -> dict[str, Any] | None:
         d = self.model_dump(mode="json", exclude_none=True)
@@ -242,7 +245,9 @@ class ContextRequest(_In):
 
 class MemoryList(BaseModel):
     items: list[MemoryRecord]
-    count: int
+    count: int = Field(description="Memories on this page")
+    total: int | None = Field(default=None, description="Memories matching the query, on every page")
+    next_cursor: str | None = Field(default=None, description="Pass as `cursor` for the next page")
 
 
 class UpdateRequest(_In):

@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from memscribe.aio import AsyncMemory
 from memscribe.config import Settings, embedder_endpoint
@@ -26,6 +26,9 @@ from memscribe.errors import InputError, NotFoundError
 from memscribe.models import AuditEvent, Context, Hit, MemoryRecord, Version, WriteReport
 from memscribe.store.private import private_folder
 from memscribe.write.normalize import require_user
+
+if TYPE_CHECKING:
+    from memscribe.compat.mem0 import Memory as Mem0Memory
 
 __all__ = ["SERVER_WRITE_RATES", "TenantRegistry", "TenantScope"]
 
@@ -41,6 +44,16 @@ class TenantScope:
         self.tenant = tenant
         self.memory = memory
         self._prefix = f"{tenant}/" if prefix else ""
+        self._mem0: Mem0Memory | None = None
+
+    def mem0(self) -> Mem0Memory:
+        """Mem0's API over this tenant's memory, for the Mem0-compatible routes (sync: call it in a
+        worker thread)."""
+        if self._mem0 is None:
+            from memscribe.compat.mem0 import Memory as Mem0Memory
+
+            self._mem0 = Mem0Memory(memory=self.memory.sync, prefix=self._prefix)
+        return self._mem0
 
     # ------------------------------------------------------------------ ids in and out
     def uid(self, user_id: str) -> str:
