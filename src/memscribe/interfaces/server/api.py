@@ -95,7 +95,12 @@ async def list_memories(
     agent_id: Annotated[IdText | None, Query()] = None,
     session_id: Annotated[IdText | None, Query()] = None,
     metadata: Annotated[
-        str | None, Query(max_length=16_384, description='JSON object, e.g. {"topic": "food"}')
+        str | None,
+        Query(
+            max_length=16_384,
+            description='JSON object of metadata values to match, e.g. {"topic": "food"}',
+            json_schema_extra={"contentMediaType": "application/json", "contentSchema": {"type": "object"}},
+        ),
     ] = None,
     entities: Annotated[list[str] | None, Query(max_length=64, description="Repeat for several")] = None,
     limit: Annotated[int, Query(ge=1, le=1000)] = 100,

@@ -99,6 +99,7 @@ def create_app(settings: Settings | None = None, *, keys: KeyStore | None = None
 
     app.include_router(router)
     app.include_router(mem0_router)
+    _json_query_parameters(app)
     app.include_router(ui_router)
     app.mount("/ui/static", StaticFiles(directory=WEB / "static"), name="static")
     app.mount("/docs/static", StaticFiles(directory=swagger_ui_path), name="swagger-ui")
@@ -227,3 +228,27 @@ def _mount_mcp(app: FastAPI, state: ServerState) -> None:
 
     gateway = state.extra["mcp"] = McpGateway(state)
     app.add_route("/mcp", gateway, methods=["GET", "POST", "DELETE"], include_in_schema=False)
+
+
+def _json_query_parameters(app: FastAPI) -> None:
+    """A query parameter that carries a JSON object (``?metadata={"topic":"food"}``) is declared in
+    OpenAPI as ``content: application/json`` with the object's schema, not as a bare string: clients and
+    schemathesis then send JSON objects, and the spec says what the validation accepts. FastAPI takes such
+    a parameter only as ``str``; the route marks it with ``contentMediaType`` and this rewrites the spec."""
+    build = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is not None:
+            return app.openapi_schema
+        spec = build()
+        for ops in spec.get("paths", {}).values():
+            for op in ops.values():
+                for param in op.get("parameters", []) if isinstance(op, dict) else []:
+                    schema = param.get("schema", {})
+                    if param.get("in") == "query" and schema.get("contentMediaType") == "application/json":
+                        param.pop("schema")
+                        param["content"] = {"application/json": {"schema": schema.get("contentSchema", {})}}
+        app.openapi_schema = spec
+        return spec
+
+    app.openapi = openapi  # type: ignore[method-assign]
