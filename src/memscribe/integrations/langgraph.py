@@ -38,11 +38,11 @@ Mapping
 * **TTL** (``supports_ttl=True``, ``MemscribeStore(..., ttl={"default_ttl": minutes, ...})``): ``put(ttl=m)``
   sets the memory's ``expire_at`` to now + m minutes (``ttl=None``: never; not given: ``default_ttl``).
   With ``refresh_on_read`` in the config, reads (unless ``refresh_ttl=False``) push ``expire_at`` back to
-  now + m — a new version, at most one per hundredth of the TTL. ``sweep_ttl()`` turns every item past its
-  ``expire_at`` into an *expired* memory (a versioned status change, kept in history, never returned again) and returns
-  the count; ``start_ttl_sweeper()`` does so every ``sweep_interval_minutes`` in a background thread
-  (``memscribe maintain`` leaves items alone: they are pinned). Until swept, an expired item is still
-  returned unless ``omit_expired`` is set.
+  now + m — a new version, at most one per hundredth of the TTL. ``sweep_ttl()`` turns every item past
+  its ``expire_at`` into an *expired* memory (a versioned status change, kept in history, never returned
+  again) and returns the count; ``start_ttl_sweeper()`` does so every ``sweep_interval_minutes`` in a
+  background thread (``memscribe maintain`` leaves items alone: they are pinned). Until swept, an expired
+  item is still returned unless ``omit_expired`` is set.
 
 ``batch`` runs on the caller's thread; ``abatch`` runs the same work in a worker thread
 (``asyncio.to_thread``), so it never blocks the event loop.
