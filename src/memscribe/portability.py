@@ -204,6 +204,8 @@ def import_action(local: MemoryRecord | None, item: MemoryItem) -> tuple[ImportV
     new = item.record
     if local is None:
         return "add", "not in this store"
+    if local.user_id != new.user_id:  # an id clash must never move a memory into another user's scope
+        return "conflict", f"the id belongs to user {local.user_id!r} here, not {new.user_id!r}; kept local"
     if local.version > new.version:
         return "conflict", f"local v{local.version} is newer than the imported v{new.version}; kept local"
     if local.version == new.version:

@@ -184,6 +184,13 @@ def test_reimport_keeps_a_newer_local_version_and_reports_it(tmp_path, original)
     assert rep.written == 0 and rep.embedded == 0
     assert rep.unchanged == rep.memories - 1
     assert any(hike.id in w for w in rep.warnings())
+    # the same id under another user is never moved into that user's scope
+    stolen = {**json.loads(json.dumps(next(d for d in dump if d.get("id") == hike.id))), "user_id": "u1"}
+    stolen["_versions"] = [{**v, "record": {**v["record"], "user_id": "u1"}} for v in stolen["_versions"]]
+    stolen["version"] = 99
+    clash = original.import_([stolen])
+    assert clash.conflict_ids == [hike.id] and "belongs to user 'u3'" in clash.conflicts[0].reason
+    assert original.get(hike.id).user_id == "u3"
     assert [v.version for v in original.history(hike.id)][-1] == local.version
 
 

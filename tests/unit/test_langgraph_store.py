@@ -351,14 +351,17 @@ def test_put_with_a_ttl_sets_expire_at_and_a_sweep_expires_it(mem):
 
 
 def test_reads_refresh_the_ttl_and_omit_expired_hides_due_items(mem):
-    store = MemscribeStore(mem, ttl={"default_ttl": 10, "omit_expired": True})
+    store = MemscribeStore(mem, ttl={"default_ttl": 10, "omit_expired": True, "refresh_on_read": True})
     store.put(U1, "k", {"text": "the user is vegetarian"})
     mid = memory_id_for(U1, "k")
     early = datetime.now(UTC) + timedelta(minutes=5)
     mem.update(mid, expire_at=early, reason="test: half the ttl gone")
     assert store.get(U1, "k", refresh_ttl=False) is not None
     assert mem.get(mid).expire_at == early
-    assert store.get(U1, "k") is not None  # refresh_on_read defaults to True
+    # without refresh_on_read a read is not use (as LangGraph's SQLite store): no refresh
+    assert MemscribeStore(mem, ttl={"default_ttl": 10}).get(U1, "k") is not None
+    assert mem.get(mid).expire_at == early
+    assert store.get(U1, "k") is not None  # the op's refresh_ttl defaults to True
     assert mem.get(mid).expire_at > early + timedelta(minutes=4)
     versions = len(mem.history(mid))
     store.get(U1, "k")

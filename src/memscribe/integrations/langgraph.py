@@ -37,12 +37,12 @@ Mapping
   ``"lg-" + sha256(label)[:16]``, so such items still live in a user scope of their own.
 * **TTL** (``supports_ttl=True``, ``MemscribeStore(..., ttl={"default_ttl": minutes, ...})``): ``put(ttl=m)``
   sets the memory's ``expire_at`` to now + m minutes (``ttl=None``: never; not given: ``default_ttl``).
-  Reads with ``refresh_ttl`` (default ``refresh_on_read``, True) push ``expire_at`` back to now + m — a new
-  version, at most one per hundredth of the TTL. ``sweep_ttl()`` turns every item past its ``expire_at``
-  into an *expired* memory (a versioned status change, kept in history, never returned again) and returns
-  the count; ``start_ttl_sweeper()`` does so every ``sweep_interval_minutes`` in a background thread
-  (``memscribe maintain`` leaves items alone: they are pinned). Until swept, an expired item is still
-  returned unless ``omit_expired`` is set.
+  With ``refresh_on_read`` in the config, reads (unless ``refresh_ttl=False``) push ``expire_at`` back to
+  now + m — a new version, at most one per hundredth of the TTL. ``sweep_ttl()`` turns every item past
+  its ``expire_at`` into an *expired* memory (a versioned status change, kept in history, never returned
+  again) and returns the count; ``start_ttl_sweeper()`` does so every ``sweep_interval_minutes`` in a
+  background thread (``memscribe maintain`` leaves items alone: they are pinned). Until swept, an expired
+  item is still returned unless ``omit_expired`` is set.
 
 ``batch`` runs on the caller's thread; ``abatch`` runs the same work in a worker thread
 (``asyncio.to_thread``), so it never blocks the event loop.
@@ -288,11 +288,16 @@ class MemscribeStore(BaseStore):
         lg = self._lg(rec)
         if lg is None or tuple(lg["namespace"]) != tuple(op.namespace) or lg["key"] != op.key:
             return None
-        if op.refresh_ttl:
+        if self._refreshes(op.refresh_ttl):
             rec = self._refresh(rec)
         return self._item(rec)
 
     # ------------------------------------------------------------------ TTL
+    def _refreshes(self, asked: bool) -> bool:
+        """A read refreshes TTLs when the op asks (BaseStore's default) and the TTL config turns
+        ``refresh_on_read`` on, as LangGraph's SQLite store does: without it a read is not use."""
+        return asked and bool(self.ttl_config and self.ttl_config.get("refresh_on_read", False))
+
     def _hidden(self, rec: MemoryRecord, now: datetime) -> bool:
         """Past its expiry but not yet swept, and the store is told to omit such items."""
         omit = bool(self.ttl_config and self.ttl_config.get("omit_expired"))
@@ -499,7 +504,7 @@ class MemscribeStore(BaseStore):
         else:
             found.sort(key=lambda p: (p[0].updated_at, p[0].namespace, p[0].key), reverse=True)
         page = found[op.offset : op.offset + op.limit]
-        if op.refresh_ttl:
+        if self._refreshes(op.refresh_ttl):
             for _, rec in page:
                 self._refresh(rec)
         return [item for item, _ in page]

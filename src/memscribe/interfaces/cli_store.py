@@ -102,16 +102,18 @@ def copy(
     try:
         with bar(err) as progress:
             tasks: dict[str, Any] = {}
+            done: dict[str, int] = {}
 
             def note(table: str, n: int) -> None:
                 # rows are counted as they stream; a table's total is known when it is done
                 if table not in tasks:
-                    tasks[table] = progress.add_task(f"{table:>13}", total=None, unit="rows")
+                    tasks[table] = progress.add_task(f"{table:>16}", total=None, unit="rows")
+                done[table] = n
                 progress.update(tasks[table], completed=n)
 
             counts = copy_sqlite_to_postgres(src, dst, progress=note)
             for table, task in tasks.items():
-                progress.update(task, total=counts.get(table, 0), completed=counts.get(table, 0))
+                progress.update(task, total=done[table], completed=done[table])
     except MemscribeError as exc:
         raise _fail(exc) from exc
     finally:

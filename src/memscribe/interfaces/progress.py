@@ -31,9 +31,12 @@ class RateColumn(ProgressColumn):
 
     def render(self, task: Task) -> Text:
         unit = task.fields.get("unit", "items")
-        if task.speed is None:
+        speed = task.speed
+        if speed is None and task.elapsed and task.completed:
+            speed = task.completed / task.elapsed  # one jump (a small table): the average is the rate
+        if speed is None:
             return Text(f"? {unit}/s", style="progress.data.speed")
-        fmt = f"{task.speed:.1f}" if task.speed < 10 else f"{task.speed:,.0f}"
+        fmt = f"{speed:.1f}" if speed < 10 else f"{speed:,.0f}"
         return Text(f"{fmt} {unit}/s", style="progress.data.speed")
 
 
