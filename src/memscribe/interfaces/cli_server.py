@@ -71,7 +71,11 @@ def serve(
             f"[yellow]listening on {host}:[/yellow] serve it behind TLS; keys travel in headers/cookies"
         )
     err.print(f"memscribe on http://{host}:{port}  (UI: /ui/, API: /v1, spec: /openapi.json)")
-    uvicorn.run(create_app(s, keys=store), host=host, port=port, log_level=log_level)
+    from memscribe.interfaces.server.run import uvicorn_config
+
+    uvicorn.Server(
+        uvicorn_config(create_app(s, keys=store), s, host=host, port=port, log_level=log_level)
+    ).run()
 
 
 @keys_app.command("create")
