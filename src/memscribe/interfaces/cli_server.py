@@ -82,16 +82,26 @@ def serve(
 def keys_create(
     tenant: str = typer.Option(..., "--tenant", "-t", help="Tenant the key can read and write"),
     name: str = typer.Option("", "--name", help="A label for listings"),
+    scope: list[str] | None = typer.Option(
+        None,
+        "--scope",
+        "-s",
+        help="read, write, reveal (vaulted values, audited) or admin (/metrics); repeat for several "
+        "(default: read and write)",
+    ),
     home: Path | None = HomeOpt,
 ) -> None:
     """Create a key and print it once (it cannot be shown again)."""
+    from memscribe.interfaces.server.keys import DEFAULT_SCOPES
+
     try:
-        key, token = _keystore(home).create(tenant, name=name)
+        key, token = _keystore(home).create(tenant, name=name, scopes=scope or DEFAULT_SCOPES)
     except MemscribeError as exc:
         err.print(f"[red]error:[/red] {escape(str(exc))}")
         raise typer.Exit(2) from exc
     err.print(
-        f"key [bold]{key.id}[/bold] for tenant [bold]{key.tenant}[/bold]; store it now, it is not shown again:"
+        f"key [bold]{key.id}[/bold] for tenant [bold]{key.tenant}[/bold] ({', '.join(key.scopes)}); "
+        "store it now, it is not shown again:"
     )
     sys.stdout.write(token + "\n")
 
@@ -107,10 +117,10 @@ def keys_list(
         sys.stdout.write(json.dumps([k.public() for k in keys], indent=1) + "\n")
         return
     t = Table(title=f"{len(keys)} API keys")
-    for col in ("id", "tenant", "name", "created", "revoked"):
+    for col in ("id", "tenant", "name", "scopes", "created", "revoked"):
         t.add_column(col)
     for k in keys:
-        t.add_row(k.id, k.tenant, k.name, k.created_at, k.revoked_at or "")
+        t.add_row(k.id, k.tenant, k.name, ",".join(k.scopes), k.created_at, k.revoked_at or "")
     console.print(t)
 
 
