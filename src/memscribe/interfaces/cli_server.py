@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 from pathlib import Path
@@ -73,9 +74,11 @@ def serve(
     err.print(f"memscribe on http://{host}:{port}  (UI: /ui/, API: /v1, spec: /openapi.json)")
     from memscribe.interfaces.server.run import uvicorn_config
 
-    uvicorn.Server(
+    server = uvicorn.Server(
         uvicorn_config(create_app(s, keys=store), s, host=host, port=port, log_level=log_level)
-    ).run()
+    )
+    with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C is how one stops it, as uvicorn.run() treats it
+        server.run()
 
 
 @keys_app.command("create")
