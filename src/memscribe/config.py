@@ -122,6 +122,7 @@ class ServerConfig(_Frozen):
     metrics_token: str | None = None
     session_ttl_s: int = 8 * 3600  # a web UI login lasts this long, then the user signs in again
     body_timeout_s: float = 10.0  # a request body must arrive within this (slow bodies get 408)
+    max_connections: int = 256  # connections + requests at once; beyond, 503 before anything is read
 
 
 class LLMConfig(_Frozen):

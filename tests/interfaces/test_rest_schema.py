@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, settings
 
 from memscribe.config import Settings
 from memscribe.interfaces.server import create_app
-from memscribe.interfaces.server.keys import KeyStore, keys_path
+from memscribe.interfaces.server.keys import SCOPES, KeyStore, keys_path
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
@@ -26,7 +26,8 @@ _s = Settings(home=_HOME)
 _s = _s.model_copy(
     update={"server": _s.server.model_copy(update={"rate_per_s": 10_000.0, "rate_burst": 10_000})}
 )
-_, TOKEN = KeyStore(keys_path(_s)).create("fuzz")
+# every scope, so every route is exercised past its scope check (reveal, /metrics)
+_, TOKEN = KeyStore(keys_path(_s)).create("fuzz", scopes=SCOPES)
 APP = create_app(_s)
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
 

@@ -253,3 +253,22 @@ def test_integer_valued_floats_are_integers(srv) -> None:
     assert r.status_code == 200
     r = c.post("/v1/search", json={"query": "tea", "user_id": "u1", "limit": 3.5}, headers=_bearer(k["rw"]))
     assert r.status_code == 422
+
+
+def test_keys_create_takes_scopes(tmp_path) -> None:
+    from typer.testing import CliRunner
+
+    from memscribe.interfaces.cli import app
+
+    runner = CliRunner()
+    res = runner.invoke(
+        app, ["keys", "create", "-t", "acme", "-s", "read", "-s", "reveal", "--home", str(tmp_path)]
+    )
+    assert res.exit_code == 0, res.output
+    token = res.stdout.strip().splitlines()[-1]
+    key = KeyStore(keys_path(Settings(home=tmp_path))).verify(token)
+    assert key is not None and key.scopes == ("read", "reveal")
+    res = runner.invoke(app, ["keys", "create", "-t", "acme", "-s", "root", "--home", str(tmp_path)])
+    assert res.exit_code == 2 and "root" in res.output
+    res = runner.invoke(app, ["keys", "list", "--json", "--home", str(tmp_path)])
+    assert json.loads(res.stdout)[0]["scopes"] == ["read", "reveal"]

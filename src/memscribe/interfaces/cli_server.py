@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 from pathlib import Path
@@ -71,23 +72,39 @@ def serve(
             f"[yellow]listening on {host}:[/yellow] serve it behind TLS; keys travel in headers/cookies"
         )
     err.print(f"memscribe on http://{host}:{port}  (UI: /ui/, API: /v1, spec: /openapi.json)")
-    uvicorn.run(create_app(s, keys=store), host=host, port=port, log_level=log_level)
+    from memscribe.interfaces.server.run import uvicorn_config
+
+    server = uvicorn.Server(
+        uvicorn_config(create_app(s, keys=store), s, host=host, port=port, log_level=log_level)
+    )
+    with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C is how one stops it, as uvicorn.run() treats it
+        server.run()
 
 
 @keys_app.command("create")
 def keys_create(
     tenant: str = typer.Option(..., "--tenant", "-t", help="Tenant the key can read and write"),
     name: str = typer.Option("", "--name", help="A label for listings"),
+    scope: list[str] | None = typer.Option(
+        None,
+        "--scope",
+        "-s",
+        help="read, write, reveal (vaulted values, audited) or admin (/metrics); repeat for several "
+        "(default: read and write)",
+    ),
     home: Path | None = HomeOpt,
 ) -> None:
     """Create a key and print it once (it cannot be shown again)."""
+    from memscribe.interfaces.server.keys import DEFAULT_SCOPES
+
     try:
-        key, token = _keystore(home).create(tenant, name=name)
+        key, token = _keystore(home).create(tenant, name=name, scopes=scope or DEFAULT_SCOPES)
     except MemscribeError as exc:
         err.print(f"[red]error:[/red] {escape(str(exc))}")
         raise typer.Exit(2) from exc
     err.print(
-        f"key [bold]{key.id}[/bold] for tenant [bold]{key.tenant}[/bold]; store it now, it is not shown again:"
+        f"key [bold]{key.id}[/bold] for tenant [bold]{key.tenant}[/bold] ({', '.join(key.scopes)}); "
+        "store it now, it is not shown again:"
     )
     sys.stdout.write(token + "\n")
 
@@ -103,10 +120,10 @@ def keys_list(
         sys.stdout.write(json.dumps([k.public() for k in keys], indent=1) + "\n")
         return
     t = Table(title=f"{len(keys)} API keys")
-    for col in ("id", "tenant", "name", "created", "revoked"):
+    for col in ("id", "tenant", "name", "scopes", "created", "revoked"):
         t.add_column(col)
     for k in keys:
-        t.add_row(k.id, k.tenant, k.name, k.created_at, k.revoked_at or "")
+        t.add_row(k.id, k.tenant, k.name, ",".join(k.scopes), k.created_at, k.revoked_at or "")
     console.print(t)
 
 

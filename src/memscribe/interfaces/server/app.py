@@ -22,14 +22,15 @@ from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import HTMLResponse, PlainTextResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 from prometheus_client import CollectorRegistry, generate_latest
+from starlette.requests import cookie_parser
 from swagger_ui_bundle import swagger_ui_path
 
 from memscribe.config import Settings
 from memscribe.interfaces.server.errors import ApiError, install_error_handlers
 from memscribe.interfaces.server.keys import KeyStore, keys_path
-from memscribe.interfaces.server.middleware import BodyLimit, HttpMetrics, LatencyLog
-from memscribe.interfaces.server.schemas import ErrorBody, Health
-from memscribe.interfaces.server.sessions import SessionStore
+from memscribe.interfaces.server.middleware import BodyGuard, BodyStats, HttpMetrics, LatencyLog
+from memscribe.interfaces.server.schemas import Health
+from memscribe.interfaces.server.sessions import SESSION_COOKIE, SessionStore
 from memscribe.interfaces.server.tenants import TenantRegistry
 from memscribe.lifecycle.ratelimit import KeyedBuckets
 
@@ -54,6 +55,7 @@ class ServerState:
     latency: LatencyLog
     prometheus: CollectorRegistry
     sessions: SessionStore
+    bodies: BodyStats = field(default_factory=BodyStats)
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -122,7 +124,7 @@ def create_app(settings: Settings | None = None, *, keys: KeyStore | None = None
         "/metrics",
         response_class=PlainTextResponse,
         tags=["ops"],
-        responses={401: {"model": ErrorBody}, 403: {"model": ErrorBody}},
+        responses={code: _JSON_ERROR | {"description": why} for code, why in _METRICS_REFUSALS.items()},
     )
     async def metrics(request: Request) -> PlainTextResponse:
         """Prometheus text. With the operator's ``server.metrics_token`` (as a bearer token): HTTP counts and
@@ -149,10 +151,33 @@ def create_app(settings: Settings | None = None, *, keys: KeyStore | None = None
     async def root() -> RedirectResponse:
         return RedirectResponse("/ui/", status_code=307)
 
-    app.add_middleware(BodyLimit, max_bytes=s.server.max_body_bytes)
+    app.add_middleware(
+        BodyGuard,
+        max_bytes=s.server.max_body_bytes,
+        timeout_s=s.server.body_timeout_s,
+        is_known=lambda scope: _has_credentials(scope, state),
+        stats=state.bodies,
+    )
     app.add_middleware(HttpMetrics, registry=state.prometheus, latency=state.latency)
     _mount_mcp(app, state)
     return app
+
+
+_JSON_ERROR = {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorBody"}}}}
+_METRICS_REFUSALS = {401: "No metrics token or API key", 403: "The key lacks the admin scope"}
+
+
+def _has_credentials(scope: dict[str, Any], state: ServerState) -> bool:
+    """Does this request carry a valid API key (any Authorization scheme, or X-API-Key) or UI session?
+    Decides how large a body the server reads for it (hashes the presented key; reads no body)."""
+    headers = {k.lower(): v for k, v in scope.get("headers") or []}
+    auth = headers.get(b"authorization", b"").decode("latin-1").split(None, 1)
+    token = auth[1].strip() if len(auth) == 2 else headers.get(b"x-api-key", b"").decode("latin-1")
+    if token and state.keys.verify(token) is not None:
+        return True
+    cookies = cookie_parser(headers.get(b"cookie", b"").decode("latin-1"))
+    session = state.sessions.get(cookies.get(SESSION_COOKIE))
+    return session is not None and state.keys.get(session.key_id) is not None
 
 
 def _metrics_view(request: Request, state: ServerState) -> set[str] | None:
