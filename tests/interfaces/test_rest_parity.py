@@ -82,8 +82,11 @@ def test_listing_has_a_total_and_an_opaque_cursor(api):
         params={"user_id": "u1", "limit": 2, "agent_id": "a1", "cursor": first["next_cursor"]},
         headers=H,
     )
-    assert r.status_code == 422
+    assert r.status_code == 404  # a cursor of another query names no page of this one
     assert c.get("/v1/memories", params={"user_id": "u1", "cursor": "garbage!"}, headers=H).status_code == 422
+    assert (
+        c.get("/v1/memories", params={"user_id": "u1", "cursor": "Z2FyYmFnZQ"}, headers=H).status_code == 404
+    )
 
 
 def test_listing_filters_by_agent_session_metadata_and_entities(api):

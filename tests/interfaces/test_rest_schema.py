@@ -12,6 +12,7 @@ from pathlib import Path
 
 import schemathesis
 from hypothesis import HealthCheck, settings
+from schemathesis.checks import positive_data_acceptance
 
 from memscribe.config import Settings
 from memscribe.interfaces.server import create_app
@@ -44,5 +45,11 @@ def test_api_never_fails_with_5xx(case):
         assert set(body["error"]) >= {"type", "message", "status"}
         assert "Traceback" not in response.text
     # every check, positive_data_acceptance and negative_data_rejection included (issue #19): the schema
-    # says exactly what the validation accepts
-    case.validate_response(response)
+    # says exactly what the validation accepts. Two documented exceptions, both Mem0's wire format
+    # (docs/mem0-compat.md): its GET / DELETE /memories need at least one of user_id, agent_id, run_id (422
+    # without), a rule OpenAPI cannot state for query parameters; and the operators of its search filters
+    # ({"field": {"gte": 3}}) are checked by memscribe.compat.mem0_filters, not spelled out in the schema
+    if (case.method, case.path) in {("GET", "/memories"), ("DELETE", "/memories"), ("POST", "/search")}:
+        case.validate_response(response, excluded_checks=[positive_data_acceptance])
+    else:
+        case.validate_response(response)

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-import json
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Path, Query, Request
+from fastapi._compat import field_annotation_is_sequence
+from pydantic import TypeAdapter, ValidationError
 
 from memscribe.errors import InputError
 from memscribe.interfaces.server.auth import Principal, scoped
 from memscribe.interfaces.server.errors import ApiError
-from memscribe.interfaces.server.paging import decode_cursor, encode_cursor, query_digest
+from memscribe.interfaces.server.paging import CURSOR_PATTERN, decode_cursor, encode_cursor, query_digest
 from memscribe.interfaces.server.schemas import (
     AddRequest,
     ApproveRequest,
@@ -22,6 +23,7 @@ from memscribe.interfaces.server.schemas import (
     MaintainResponse,
     MemoryIdText,
     MemoryList,
+    Metadata,
     ReasonRequest,
     ReasonText,
     RejectRequest,
@@ -51,12 +53,23 @@ _errors: dict[int | str, dict[str, Any]] = {
 
 
 def _single_query_values(request: Request) -> None:
-    """Every query parameter is one value: ``?user_id=a&user_id=b`` is refused, not read as the last one."""
+    """Every query parameter is one value: ``?user_id=a&user_id=b`` is refused, not read as the last one —
+    except those the route declares as lists (``?entities=a&entities=b``)."""
     keys = [k for k, _ in request.query_params.multi_items()]
-    repeated = sorted({k for k in keys if keys.count(k) > 1})
+    dependant = getattr(request.scope.get("route"), "dependant", None)
+    lists = {
+        q.alias
+        for q in (dependant.query_params if dependant else [])
+        if field_annotation_is_sequence(q.field_info.annotation)
+    }
+    repeated = sorted({k for k in keys if keys.count(k) > 1 and k not in lists})
     if repeated:
         raise ApiError(422, "invalid_request", f"query parameters given more than once: {repeated}")
 
+
+# ?metadata= is a JSON object under the same rules as a memory's metadata; the schema states them
+_METADATA = TypeAdapter(Metadata)
+_METADATA_SCHEMA = _METADATA.json_schema(ref_template="#/components/schemas/{model}")  # $defs: app.py
 
 router = APIRouter(
     prefix="/v1",
@@ -99,14 +112,15 @@ async def list_memories(
         Query(
             max_length=16_384,
             description='JSON object of metadata values to match, e.g. {"topic": "food"}',
-            json_schema_extra={"contentMediaType": "application/json", "contentSchema": {"type": "object"}},
+            json_schema_extra={"contentMediaType": "application/json", "contentSchema": _METADATA_SCHEMA},
         ),
     ] = None,
-    entities: Annotated[list[str] | None, Query(max_length=64, description="Repeat for several")] = None,
+    entities: Annotated[list[IdText] | None, Query(max_length=64, description="Repeat for several")] = None,
     limit: Annotated[int, Query(ge=1, le=1000)] = 100,
     offset: Annotated[int, Query(ge=0, le=10_000_000)] = 0,
     cursor: Annotated[
-        str | None, Query(max_length=512, description="`next_cursor` of the page before")
+        str | None,
+        Query(max_length=512, pattern=CURSOR_PATTERN, description="`next_cursor` of the page before"),
     ] = None,
 ) -> MemoryList:
     """A page of memories, oldest first, with the ``total`` that match and a ``next_cursor``."""
@@ -142,12 +156,11 @@ def _list_filters(
         f["session_id"] = session_id
     if metadata is not None:
         try:
-            meta = json.loads(metadata)
-        except ValueError as exc:
-            raise InputError(f"metadata must be a JSON object: {exc}") from exc
-        if not isinstance(meta, dict):
-            raise InputError("metadata must be a JSON object")
-        f["metadata"] = meta
+            f["metadata"] = _METADATA.validate_json(metadata)
+        except ValidationError as exc:
+            raise InputError(
+                f"metadata must be a JSON object of metadata values: {exc.errors()[0]['msg']}"
+            ) from exc
     if entities:
         f["entities"] = entities
     return f or None

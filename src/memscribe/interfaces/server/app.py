@@ -272,7 +272,11 @@ def _json_query_parameters(app: FastAPI) -> None:
                     schema = param.get("schema", {})
                     if param.get("in") == "query" and schema.get("contentMediaType") == "application/json":
                         param.pop("schema")
-                        param["content"] = {"application/json": {"schema": schema.get("contentSchema", {})}}
+                        content = dict(schema.get("contentSchema", {}))
+                        # its definitions (refs made with #/components/schemas/...) join the components
+                        components = spec.setdefault("components", {}).setdefault("schemas", {})
+                        components.update(content.pop("$defs", {}))
+                        param["content"] = {"application/json": {"schema": content}}
         app.openapi_schema = spec
         return spec
 

@@ -15,11 +15,20 @@ import asyncio
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Path, Query
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool, model_validator
 
 from memscribe.errors import NotFoundError
 from memscribe.interfaces.server.auth import Principal, scoped
-from memscribe.interfaces.server.schemas import MAX_QUERY_CHARS, ErrorBody
+from memscribe.interfaces.server.schemas import (
+    ErrorBody,
+    IdText,
+    MemoryIdText,
+    Metadata,
+    NameText,
+    Text,
+    whole,
+)
+from memscribe.interfaces.server.schemas import Query as QueryText
 from memscribe.interfaces.server.strict_query import refuse_unknown_query
 
 __all__ = ["router"]
@@ -32,8 +41,17 @@ router = APIRouter(
 # the same key scopes as /v1 (keys.py): reading needs "read", any change "write"
 Reader = Annotated[Principal, Depends(scoped("read"))]
 Writer = Annotated[Principal, Depends(scoped("write"))]
-MemoryId = Annotated[str, Path(min_length=1, max_length=128)]
-EntityId = Annotated[str | None, Query(min_length=1, max_length=256)]
+# the same string rules as /v1 (schemas.py): ids without control characters, one text cap
+MemoryId = Annotated[MemoryIdText, Path()]
+StrictNumber = Annotated[float, BeforeValidator(lambda v: _no_bool(v))]
+EntityId = Annotated[IdText | None, Query()]
+
+
+_ONE_ID = {
+    "anyOf": [
+        {"required": [k], "properties": {k: {"type": "string"}}} for k in ("user_id", "agent_id", "run_id")
+    ]
+}
 
 
 class _In(BaseModel):
@@ -42,34 +60,68 @@ class _In(BaseModel):
 
 class Mem0Message(_In):
     role: Literal["user", "assistant", "system", "tool"] = Field(description="Role of the message")
-    content: str = Field(min_length=1, max_length=1_000_000)
-    name: str | None = Field(default=None, max_length=256)
+    content: Text
+    name: NameText | None = None
 
 
 class MemoryCreate(_In):
+    # Mem0 scopes every call by at least one of the three ids; the schema says so
+    model_config = ConfigDict(extra="forbid", json_schema_extra=_ONE_ID)
+
     messages: list[Mem0Message] = Field(min_length=1, description="List of messages to store")
-    user_id: str | None = Field(default=None, max_length=256)
-    agent_id: str | None = Field(default=None, max_length=256)
-    run_id: str | None = Field(default=None, max_length=256)
-    metadata: dict[str, Any] | None = None
+    user_id: IdText | None = None
+    agent_id: IdText | None = None
+    run_id: IdText | None = None
+    metadata: Metadata | None = None
     infer: StrictBool = Field(default=True, description="False: store each message as given")
+
+    @model_validator(mode="after")
+    def _one_id(self):  # type: ignore[no-untyped-def]
+        if self.user_id is None and self.agent_id is None and self.run_id is None:
+            raise ValueError("give at least one of user_id, agent_id, run_id")
+        return self
 
 
 class SearchRequest(_In):
-    query: str = Field(min_length=1, max_length=MAX_QUERY_CHARS)
-    user_id: str | None = Field(default=None, max_length=256)
-    agent_id: str | None = Field(default=None, max_length=256)
-    run_id: str | None = Field(default=None, max_length=256)
-    filters: dict[str, Any] | None = None
-    top_k: StrictInt | None = Field(default=None, ge=1, le=1000)
-    limit: StrictInt | None = Field(default=None, ge=1, le=1000)
-    threshold: float | None = None
+    # the ids may also come inside ``filters`` (Mem0 2.x): memscribe.compat.mem0_filters checks them
+
+    query: QueryText
+    user_id: IdText | None = None
+    agent_id: IdText | None = None
+    run_id: IdText | None = None
+    filters: dict[str, Any] | None = None  # Mem0's filter language: memscribe.compat.mem0_filters
+    top_k: whole(1, 1000) | None = None  # type: ignore[valid-type]
+    limit: whole(1, 1000) | None = None  # type: ignore[valid-type]
+    threshold: StrictNumber | None = None
 
 
 class MemoryUpdate(_In):
-    text: str | None = Field(default=None, min_length=1, max_length=32_768)
-    data: str | None = Field(default=None, min_length=1, max_length=32_768, description="Alias of text")
-    metadata: dict[str, Any] | None = None
+    # Mem0's body is {"text": ...} (or "data"): one of the two, as the schema says
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "anyOf": [
+                {"required": ["text"], "properties": {"text": {"type": "string"}}},
+                {"required": ["data"], "properties": {"data": {"type": "string"}}},
+            ]
+        },
+    )
+
+    text: Text | None = None
+    data: Text | None = Field(default=None, description="Alias of text")
+    metadata: Metadata | None = None
+
+    @model_validator(mode="after")
+    def _text_or_data(self) -> MemoryUpdate:
+        if self.text is None and self.data is None:
+            raise ValueError("give the new text as 'text' (or 'data')")
+        return self
+
+
+def _no_bool(v: Any) -> Any:
+    if isinstance(v, bool):  # JSON true is not a number (pydantic would take it as 1.0)
+        raise ValueError("a number is required")
+    return v
 
 
 def _ids(**ids: str | None) -> dict[str, str]:

@@ -19,7 +19,8 @@ __all__ = ["ANONYMOUS_BODY_BYTES", "BodyGuard", "BodyStats", "HttpMetrics", "Lat
 
 # what a caller without a valid key or UI session may send: a login form, or a request that gets 401 anyway
 ANONYMOUS_BODY_BYTES = 16 * 1024
-KEY_PATHS = ("/v1/", "/mcp")  # routes that answer only to an API key
+# routes that answer only to an API key: /v1, MCP, and Mem0's compatibility routes (mem0_routes.py)
+KEY_PATHS = ("/v1/", "/mcp", "/memories", "/search", "/reset")
 
 Scope = dict[str, Any]
 

@@ -1,7 +1,9 @@
 """Opaque list cursors: where the next page starts, bound to the query that made it.
 
-A cursor is url-safe base64 of ``{"o": offset, "q": digest of the query}``; a cursor of another query (or
-a hand-made one) is refused with 422 instead of paging through something else.
+A cursor is url-safe base64 of ``{"o": offset, "q": digest of the query}``. One that is not base64url is
+refused by the schema (422); a well-formed one this server did not give out for this very query names no
+page, so it is a 404 (``NotFoundError``) instead of paging through something else — the schema can state the
+alphabet of a cursor, not which cursors exist.
 """
 
 from __future__ import annotations
@@ -12,9 +14,11 @@ import hashlib
 import json
 from typing import Any
 
-from memscribe.errors import InputError
+from memscribe.errors import NotFoundError
 
-__all__ = ["decode_cursor", "encode_cursor", "query_digest"]
+__all__ = ["CURSOR_PATTERN", "decode_cursor", "encode_cursor", "query_digest"]
+
+CURSOR_PATTERN = r"^[A-Za-z0-9_-]+$"
 
 
 def query_digest(query: dict[str, Any]) -> str:
@@ -31,7 +35,9 @@ def decode_cursor(cursor: str, digest: str) -> int:
         body = json.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
         offset, made_for = body["o"], body["q"]
     except (binascii.Error, ValueError, KeyError, TypeError) as exc:
-        raise InputError("cursor is not one this server gave out") from exc
+        raise NotFoundError("no page for this cursor: it is not one this server gave out") from exc
     if not isinstance(offset, int) or offset < 0 or made_for != digest:
-        raise InputError("cursor belongs to another query (same user, status, kind, layer and filters)")
+        raise NotFoundError(
+            "no page for this cursor: it belongs to another query (user, status, kind, layer, filters)"
+        )
     return offset

@@ -213,8 +213,10 @@ class Filters(_In):
     agent_id: IdText | None = None
     time_from: Time | None = None
     time_to: Time | None = None
-    metadata: dict[str, Any] | None = Field(default=None, description="Each key must equal this value")
-    entities: str | list[str] | None = Field(default=None, description="Any of these entities (or in text)")
+    metadata: Metadata | None = Field(default=None, description="Each key must equal this value")
+    entities: IdText | list[IdText] | None = Field(
+        default=None, description="Any of these entities (or in text)"
+    )
 
     def as_dict(self) -> dict[str, Any] | None:
         d = self.model_dump(mode="json", exclude_none=True)
