@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import base64
 import os
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -59,13 +60,31 @@ class KeyRing:
         else:
             pending.unlink()
 
-    def reveal(self, rec: MemoryRecord) -> dict[str, str]:
-        """The vaulted values of one memory (placeholder label -> plaintext)."""
+    def reveal(self, rec: MemoryRecord, *, actor: str, reason: str | None, at: datetime) -> dict[str, str]:
+        """The vaulted values of one memory (placeholder label -> plaintext), and an audit event saying who
+        saw which placeholders and why (never the values)."""
+        from memscribe import boundary
+        from memscribe.models import AuditEvent
+
+        actor = boundary.reason(actor, "actor")
+        reason = boundary.reason(reason) if reason is not None else None
         vault = self.vault()
-        return {
+        values = {
             s.label: vault.decrypt(s.ciphertext, aad=secret_aad(rec.user_id, rec.id))
             for s in self._store.secrets_for(rec.id)
         }
+        event = AuditEvent(
+            ts=at,
+            user_id=rec.user_id,
+            memory_id=rec.id,
+            stage="vault",
+            action="reveal",
+            reason=reason or "vaulted values revealed",
+            detail={"actor": actor, "labels": sorted(values)},
+        )
+        with self._store.atomic():
+            self._store.add_audit([event])
+        return values
 
     def rotate(self) -> str | None:
         """Re-encrypt every vaulted value under a fresh key; the old key stops working.

@@ -182,26 +182,10 @@ class Memory:
         return decisions_about(self._store, self._editor.get(memory_id))
 
     def reveal(self, memory_id: str, *, actor: str = "user", reason: str | None = None) -> dict[str, str]:
-        """The vaulted values of a memory (placeholder -> value); needs the vault key.
-
-        Every reveal is audited (stage ``vault``, action ``reveal``: who, why, which placeholders), never
-        with the values themselves."""
+        """The vaulted values of a memory (placeholder -> value); needs the vault key. Every reveal is
+        audited (stage ``vault``, action ``reveal``: who, why, which placeholders), never with the values."""
         rec = self._editor.get(memory_id)
-        actor = boundary.reason(actor, "actor")
-        reason = boundary.reason(reason) if reason is not None else None
-        values = self._keys.reveal(rec)
-        event = AuditEvent(
-            ts=self._clock(),
-            user_id=rec.user_id,
-            memory_id=rec.id,
-            stage="vault",
-            action="reveal",
-            reason=reason or "vaulted values revealed",
-            detail={"actor": actor, "labels": sorted(values)},
-        )
-        with self._store.atomic():
-            self._store.add_audit([event])
-        return values
+        return self._keys.reveal(rec, actor=actor, reason=reason, at=self._clock())
 
     def update(
         self,
