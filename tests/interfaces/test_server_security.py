@@ -65,6 +65,28 @@ def test_a_key_file_of_before_scopes_keeps_read_and_write(tmp_path) -> None:
     assert old is not None and old.scopes == ("read", "write") and not old.allows("reveal")
 
 
+def test_mcp_over_http_needs_read_and_write(srv) -> None:
+    """The MCP tools write as well as read: a read-only (or reveal-only) key is refused at /mcp, before any
+    tool can run; a read + write key gets through to the MCP app."""
+    c, k = srv["c"], srv["keys"]
+    hello = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": {"name": "t", "version": "0"},
+        },
+    }
+    accept = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+    for who in ("ro", "reveal", "admin"):
+        r = c.post("/mcp", json=hello, headers={**_bearer(k[who]), **accept})
+        assert r.status_code == 403 and r.json()["error"]["type"] == "forbidden", (who, r.text)
+    r = c.post("/mcp", json=hello, headers={**_bearer(k["rw"]), **accept})
+    assert r.status_code not in (401, 403), r.text
+
+
 def test_each_route_checks_its_scope(srv) -> None:
     c, k = srv["c"], srv["keys"]
     mid = _mid(_add(c, k["rw"], "I prefer window seats on long flights."))

@@ -88,6 +88,15 @@ class McpGateway:
             return await _reply(
                 send, 401, "unauthorized", msg, {"WWW-Authenticate": 'Bearer realm="memscribe"'}
             )
+        if not (key.allows("read") and key.allows("write")):
+            # the tenant's MCP server offers reading and writing tools alike (remember, forget, ...): a key
+            # must hold both scopes, or a read-only key could write through /mcp
+            return await _reply(
+                send,
+                403,
+                "forbidden",
+                f"/mcp needs the 'read' and 'write' scopes (this key has {list(key.scopes)})",
+            )
         wait = self.state.buckets.get(key.id).acquire(1)
         if wait > 0:
             retry = str(max(1, int(wait + 0.999)))
