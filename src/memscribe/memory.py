@@ -141,14 +141,8 @@ class Memory:
     ) -> Context:
         """Prompt-ready text for a query within ``budget_tokens``: with a session, its task state,
         summary and recent turns first, then the memories recalled for the query."""
-        return self._reader.context(
-            query,
-            user_id=user_id,
-            session_id=session_id,
-            budget_tokens=budget_tokens,
-            max_items=max_items,
-            filters=filters,
-        )
+        kw = dict(session_id=session_id, budget_tokens=budget_tokens, max_items=max_items, filters=filters)
+        return self._reader.context(query, user_id=user_id, **kw)
 
     # ------------------------------------------------------------------ inspect and correct
     def get(self, memory_id: str) -> MemoryRecord:
