@@ -391,3 +391,38 @@ def test_streamable_http_mounted_under_mcp(amem):
     finally:
         uv.should_exit = True
         thread.join(timeout=10)
+
+
+def test_reveal_is_a_tool_only_when_allowed_and_every_call_is_audited(amem):
+    """No MCP tool returns a vaulted value unless the server was built with allow_reveal (``memscribe mcp
+    --allow-reveal``); then reveal_memory returns the sealed value to the user it belongs to, and the
+    audit trail records the reveal (who, why) without the value."""
+    address = "Deliver my parcels to 1600 Amphitheatre Parkway, Mountain View, CA 94043."
+
+    async def main() -> None:
+        async with Client(create_mcp_server(amem)) as c:
+            assert "reveal_memory" not in {t.name for t in (await c.list_tools()).tools}
+            rep = data(await c.call_tool("remember", {"text": address, "user_id": "u1"}))
+        mid = next(i["memory_id"] for i in rep["items"] if i["memory_id"])
+        rec = await amem.get(mid)
+        assert "Amphitheatre" not in rec.text  # sealed at write time
+        async with Client(create_mcp_server(amem, allow_reveal=True)) as c:
+            tool = {t.name: t for t in (await c.list_tools()).tools}["reveal_memory"]
+            assert tool.annotations.read_only_hint is True
+            got = data(
+                await c.call_tool(
+                    "reveal_memory", {"memory_id": mid, "reason": "delivery form", "user_id": "u1"}
+                )
+            )
+            assert any("1600 Amphitheatre Parkway" in v for v in got["values"].values())
+            other = await c.call_tool("reveal_memory", {"memory_id": mid, "reason": "x", "user_id": "u2"})
+            assert other.is_error  # another user's memory is not found, its values not shown
+        events = [e for e in await amem.explain(mid) if e.action == "reveal"]
+        assert (
+            events
+            and "mcp" in str(events[-1].model_dump())
+            and "delivery form" in str(events[-1].model_dump())
+        )
+        assert "Amphitheatre" not in str([e.model_dump() for e in events])
+
+    anyio.run(main)

@@ -31,6 +31,11 @@ def register(app: typer.Typer) -> None:
         allow_any_user: bool = typer.Option(
             False, "--allow-any-user", help="With --user: let tool calls name other users too"
         ),
+        allow_reveal: bool = typer.Option(
+            False,
+            "--allow-reveal",
+            help="Offer the reveal_memory tool: a memory's sealed values (audited); off by default",
+        ),
     ) -> None:
         """Serve memory to MCP clients over stdio (tools: remember, recall, get_context, forget_memory,
         memory_history; resource: memscribe://users/{user_id}/profile; prompt: memory_context)."""
@@ -42,7 +47,7 @@ def register(app: typer.Typer) -> None:
             )
             raise typer.Exit(2) from exc
         try:
-            run_stdio(home, default_user_id=user, allow_any_user=allow_any_user)
+            run_stdio(home, default_user_id=user, allow_any_user=allow_any_user, allow_reveal=allow_reveal)
         except MemscribeError as exc:
             # stdout belongs to the protocol: errors go to stderr only
             sys.stderr.write(f"error: {exc}\n")

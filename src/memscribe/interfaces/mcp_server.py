@@ -78,6 +78,8 @@ _ANNOTATIONS = {
         open_world_hint=False,
     ),
     "memory_history": ToolAnnotations(title="Versions of a memory", **_READ_ONLY),
+    # reads only, but what it reads is the sealed value itself: offered only when the operator allows it
+    "reveal_memory": ToolAnnotations(title="Reveal a memory's sealed values", **_READ_ONLY),
 }
 _PROFILE_KINDS = {Kind.profile, Kind.preference}
 
@@ -153,6 +155,11 @@ class VersionEntry(BaseModel):
     created_at: datetime
 
 
+class RevealResult(BaseModel):
+    memory_id: str
+    values: dict[str, str] = Field(description="placeholder in the memory's text -> the sealed value")
+
+
 class HistoryResult(BaseModel):
     memory_id: str
     versions: list[VersionEntry] = Field(
@@ -189,12 +196,15 @@ def create_mcp_server(
     settings: Settings | None = None,
     default_user_id: str | None = None,
     allow_any_user: bool = False,
+    allow_reveal: bool = False,
     name: str = "memscribe",
 ) -> MemscribeMCPServer:
     """Build the memscribe MCP server over ``memory`` (or a new ``AsyncMemory(settings=settings)``).
 
     With ``default_user_id`` the server is locked to that user (a call naming another one is a
     ``ScopeLockedError`` tool error) unless ``allow_any_user``; the user's profile is then a listed resource.
+    ``allow_reveal`` adds the ``reveal_memory`` tool (the sealed values of a memory, each call audited);
+    without it no tool returns a vaulted value.
     The returned server runs over stdio (``await server.run_stdio_async()``) or streamable HTTP
     (``server.streamable_http_app()``, an ASGI app). Close a memory the server opened with ``server.close()``.
     """
@@ -353,6 +363,23 @@ def create_mcp_server(
         rec = await call(op)
         return ForgetResult(memory_id=rec.id, deleted=True, status=rec.status.value, version=rec.version)
 
+    if allow_reveal:
+
+        @server.tool(
+            annotations=_ANNOTATIONS["reveal_memory"],
+            description=(
+                "The sealed values (addresses, card and account numbers, ids) behind a memory's placeholders, "
+                "for a task that needs them (e.g. filling in a delivery address). Say why in 'reason': every "
+                "reveal is audited (who, why, which placeholders; never the values)."
+            ),
+        )
+        async def reveal_memory(memory_id: str, reason: str, user_id: str | None = None) -> RevealResult:
+            async def op() -> dict[str, str]:
+                await owned(memory_id, user_id)
+                return await mem.reveal(memory_id, actor="mcp", reason=reason)
+
+            return RevealResult(memory_id=memory_id, values=await call(op))
+
     @server.tool(
         annotations=_ANNOTATIONS["memory_history"],
         description=(
@@ -487,7 +514,11 @@ def default_home() -> Path:
 
 
 def run_stdio(
-    home: str | Path | None = None, *, default_user_id: str | None = None, allow_any_user: bool = False
+    home: str | Path | None = None,
+    *,
+    default_user_id: str | None = None,
+    allow_any_user: bool = False,
+    allow_reveal: bool = False,
 ) -> None:
     """Serve memscribe over stdio until the client disconnects (what ``memscribe mcp`` runs)."""
     import anyio
@@ -502,6 +533,7 @@ def run_stdio(
         AsyncMemory(home if home is not None else default_home()),
         default_user_id=default_user_id,
         allow_any_user=allow_any_user,
+        allow_reveal=allow_reveal,
     )
     server.owns_memory = True
     try:
