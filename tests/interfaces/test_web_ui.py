@@ -119,11 +119,17 @@ def test_search_and_browse(browser, live):
     assert rows.count() >= 5
     page.select_option("select[name=kind]", "preference")
     page.click("form.filters button[type=submit]")
+    page.wait_for_url(
+        "**kind=preference**"
+    )  # reading the table before the filtered page loads sees the old one
+    page.wait_for_load_state()
     kinds = page.locator("table.memories tbody td .tag").all_inner_texts()
     assert kinds and set(kinds) == {"preference"}
     page.goto(live["base"] + "/ui/users/ann")
     page.fill("input[name=q]", "which seat does she like on a plane?")
     page.click("form.filters button[type=submit]")
+    page.wait_for_url("**q=**")
+    page.wait_for_load_state()
     first = page.locator("table.memories tbody tr").first
     assert "window seats" in first.inner_text()
     page.goto(live["base"] + "/ui/users/ann")
