@@ -23,7 +23,16 @@ from typing import Any
 import numpy as np
 
 from memscribe.config import Settings
-from memscribe.decisions import Add, Candidate, FilterDecision, MergeDecision, Noop, Supersede, Update
+from memscribe.decisions import (
+    Add,
+    Candidate,
+    FilterDecision,
+    MergeDecision,
+    Noop,
+    PrivacyDecision,
+    Supersede,
+    Update,
+)
 from memscribe.decisions import Merge as MergeDecisionMerge
 from memscribe.judge.slots import guess_slot
 from memscribe.lang.address import strip_vocatives
@@ -197,16 +206,7 @@ class WritePipeline:
             prot = protect(m.content)
             privacy[i] = prot
             clean = prot.clean_text
-            if prot.vaulted or prot.dropped_kinds:
-                kinds = sorted({k for _, k, _ in prot.vaulted} | set(prot.dropped_kinds))
-                trail.record(
-                    "privacy",
-                    "redact",
-                    f"sensitive values removed: {', '.join(kinds)}",
-                    mid,
-                    scores={"privacy_risk": prot.risk},
-                    detail={"vaulted": len(prot.vaulted), "dropped": list(prot.dropped_kinds)},
-                )
+            _record_redaction(trail, mid, prot)
             trig = trigger(clean, role=m.role)
             sentences = split_sentences(clean)
             if conversational:
@@ -415,16 +415,7 @@ class WritePipeline:
         trail = AuditTrail(req)
         items = verbatim_items(msgs, session_id=req.session_id)
         for it in items:
-            if it.privacy.vaulted or it.privacy.dropped_kinds:
-                kinds = sorted({k for _, k, _ in it.privacy.vaulted} | set(it.privacy.dropped_kinds))
-                trail.record(
-                    "privacy",
-                    "redact",
-                    f"sensitive values removed: {', '.join(kinds)}",
-                    it.message_id,
-                    scores={"privacy_risk": it.privacy.risk},
-                    detail={"vaulted": len(it.privacy.vaulted), "dropped": list(it.privacy.dropped_kinds)},
-                )
+            _record_redaction(trail, it.message_id, it.privacy)
         pending: Callable[[], None] | None = self._bookkeeping(
             msgs, req, [it.privacy.clean_text for it in items], [it.message_id for it in items], 0
         )
@@ -435,15 +426,7 @@ class WritePipeline:
                 unit = UnitToWrite(
                     candidate=it.candidate,
                     vector=vec,
-                    sources=[
-                        Source(
-                            message_id=it.message_id,
-                            session_id=req.session_id,
-                            role=it.message.role,
-                            name=it.message.name,
-                            at=it.message.at or req.at,
-                        )
-                    ],
+                    sources=[_source(it.message_id, it.message, req)],
                     message_ids=[it.message_id],
                     lead_message_id=it.message_id,
                     vaulted=list(it.privacy.vaulted),
@@ -514,12 +497,7 @@ class WritePipeline:
         carried = [(a.message_id, a.message)]
         if a.answers:
             carried.insert(0, (a.answers.message_id, a.answers.message))
-        sources = [
-            Source(
-                message_id=mid, session_id=req.session_id, role=msg.role, name=msg.name, at=msg.at or req.at
-            )
-            for mid, msg in carried
-        ]
+        sources = [_source(mid, msg, req) for mid, msg in carried]
         vaulted = list(a.vaulted)
         decision: MergeDecision = Add()
         if cand.layer != Layer.working:
@@ -556,3 +534,24 @@ class WritePipeline:
             vaulted=vaulted,
         )
         return self._applier.apply(decision, todo, req, trail, review=review, first=first)
+
+
+def _source(message_id: str, msg: Message, req: WriteRequest) -> Source:
+    """Where a memory's text came from: one message of this write."""
+    return Source(
+        message_id=message_id, session_id=req.session_id, role=msg.role, name=msg.name, at=msg.at or req.at
+    )
+
+
+def _record_redaction(trail: AuditTrail, message_id: str, prot: PrivacyDecision) -> None:
+    """Audit what the privacy stage cut out of one message (kinds and counts, never the values)."""
+    if prot.vaulted or prot.dropped_kinds:
+        kinds = sorted({k for _, k, _ in prot.vaulted} | set(prot.dropped_kinds))
+        trail.record(
+            "privacy",
+            "redact",
+            f"sensitive values removed: {', '.join(kinds)}",
+            message_id,
+            scores={"privacy_risk": prot.risk},
+            detail={"vaulted": len(prot.vaulted), "dropped": list(prot.dropped_kinds)},
+        )
