@@ -4,13 +4,11 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Path, Query, Request
-from fastapi._compat import field_annotation_is_sequence
+from fastapi import APIRouter, Depends, Path, Query
 from pydantic import TypeAdapter, ValidationError
 
 from memscribe.errors import InputError
 from memscribe.interfaces.server.auth import Principal, scoped
-from memscribe.interfaces.server.errors import ApiError
 from memscribe.interfaces.server.paging import CURSOR_PATTERN, decode_cursor, encode_cursor, query_digest
 from memscribe.interfaces.server.schemas import (
     AddRequest,
@@ -52,21 +50,6 @@ _errors: dict[int | str, dict[str, Any]] = {
 }
 
 
-def _single_query_values(request: Request) -> None:
-    """Every query parameter is one value: ``?user_id=a&user_id=b`` is refused, not read as the last one —
-    except those the route declares as lists (``?entities=a&entities=b``)."""
-    keys = [k for k, _ in request.query_params.multi_items()]
-    dependant = getattr(request.scope.get("route"), "dependant", None)
-    lists = {
-        q.alias
-        for q in (dependant.query_params if dependant else [])
-        if field_annotation_is_sequence(q.field_info.annotation)
-    }
-    repeated = sorted({k for k in keys if keys.count(k) > 1 and k not in lists})
-    if repeated:
-        raise ApiError(422, "invalid_request", f"query parameters given more than once: {repeated}")
-
-
 # ?metadata= is a JSON object under the same rules as a memory's metadata; the schema states them
 _METADATA = TypeAdapter(Metadata)
 _METADATA_SCHEMA = _METADATA.json_schema(ref_template="#/components/schemas/{model}")  # $defs: app.py
@@ -74,7 +57,7 @@ _METADATA_SCHEMA = _METADATA.json_schema(ref_template="#/components/schemas/{mod
 router = APIRouter(
     prefix="/v1",
     responses=_errors,
-    dependencies=[Depends(_single_query_values), Depends(refuse_unknown_query)],
+    dependencies=[Depends(refuse_unknown_query)],
 )
 Reader = Annotated[Principal, Depends(scoped("read"))]
 Writer = Annotated[Principal, Depends(scoped("write"))]
