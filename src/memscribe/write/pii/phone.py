@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ast
 import re
+import threading
 from collections.abc import Iterator
 from functools import cache, lru_cache
 from importlib import resources
@@ -59,10 +60,21 @@ _CN_LANDLINE = re.compile(
 )
 
 
-@cache
+_LOCALE_LOCK = threading.Lock()
+
+
 def _locale_data() -> dict[str, dict[str, str]]:
-    """libphonenumber's region display names (``geodata/locale.py``), read without importing
-    ``phonenumbers.geodata``, whose package import loads every prefix table (seconds, hundreds of MB)."""
+    """libphonenumber's region display names, parsed once. The lock makes two threads' first calls (a request
+    and the deferred-write worker) wait for one parse: two concurrent ``ast.parse`` of this large file trip
+    a CPython 3.11.7 bug ("AST constructor recursion depth mismatch"), and it is the same work twice."""
+    with _LOCALE_LOCK:
+        return _parse_locale_data()
+
+
+@cache
+def _parse_locale_data() -> dict[str, dict[str, str]]:
+    """``geodata/locale.py``, read without importing ``phonenumbers.geodata``, whose package import loads
+    every prefix table (seconds, hundreds of MB)."""
     src = resources.files("phonenumbers").joinpath("geodata", "locale.py").read_text(encoding="utf-8")
     tree = ast.parse(src)
     node = next(
