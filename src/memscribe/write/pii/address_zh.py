@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import importlib.util
 import re
+import zipfile
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
@@ -85,19 +86,28 @@ def _admin_names() -> tuple[frozenset[str], int]:
     spec = importlib.util.find_spec("jionlp")
     if spec is None or not spec.submodule_search_locations:
         raise ImportError("jionlp (its china_location lexicon) is not installed")
-    path = Path(next(iter(spec.submodule_search_locations)), "dictionary", "china_location.txt")
+    folder = Path(next(iter(spec.submodule_search_locations)), "dictionary")
     names: set[str] = set()
-    with path.open(encoding="utf-8") as f:
-        for line in f:
-            depth = len(line) - len(line.lstrip("\t"))
-            if depth > 2:
-                continue
-            cols = line.strip().split("\t")
-            if cols and cols[0]:
-                names.add(cols[0])
-                if len(cols) >= 3 and len(cols[2]) >= 2 and depth <= 1:
-                    names.add(cols[2])
+    for line in _lexicon_lines(folder):
+        depth = len(line) - len(line.lstrip("\t"))
+        if depth > 2:
+            continue
+        cols = line.strip().split("\t")
+        if cols and cols[0]:
+            names.add(cols[0])
+            if len(cols) >= 3 and len(cols[2]) >= 2 and depth <= 1:
+                names.add(cols[2])
     return frozenset(names), max(map(len, names))
+
+
+def _lexicon_lines(folder: Path) -> list[str]:
+    """The lines of china_location.txt. The wheel ships it zipped and jionlp unpacks it on its first import,
+    so a fresh install has only the zip: read it from there (never write into site-packages)."""
+    text_file = folder / "china_location.txt"
+    if text_file.is_file():
+        return text_file.read_text(encoding="utf-8").splitlines()
+    with zipfile.ZipFile(folder / "china_location.zip") as archive:
+        return archive.read("china_location.txt").decode("utf-8").splitlines()
 
 
 def _admin_start(text: str, start: int, core: int) -> int:
