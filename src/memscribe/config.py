@@ -49,6 +49,8 @@ class WriteConfig(_Frozen):
     max_message_bytes: int = 4 * 32 * 1024
     # what the assistant did, confirmed or suggested is kept as its own statement (never a user fact)
     remember_assistant: bool = True
+    # a kept turn is written as one memory per statement it makes (write/statements.py); False: one per turn
+    statement_units: bool = True
     duplicate_similarity: float = 0.955  # embedding cosine above which two memories say the same thing
     slot_similarity: float = 0.86  # same-slot candidates for supersede / link
     verify: Literal["queue", "inline", "off"] = "queue"

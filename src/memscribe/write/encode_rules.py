@@ -20,7 +20,12 @@ from memscribe.lang.text import detect_lang
 from memscribe.lang.timeparse import TimeMention, iso, primary_time, resolve_times, rewrite_with_absolute
 from memscribe.models import Kind, Layer
 
-__all__ = ["RuleEncoder", "extract_entities", "name_subject"]  # extract_entities re-exported from lang
+__all__ = [
+    "RuleEncoder",
+    "extract_entities",
+    "name_subject",
+    "says_nothing_of_speaker",
+]  # extract_entities re-exported from lang
 
 _SEMANTIC = {Kind.preference, Kind.constraint, Kind.profile, Kind.fact, Kind.relation, Kind.instruction}
 # Common base-form verbs that take an -s after a third-person subject ("the user live" -> "lives").
@@ -227,7 +232,7 @@ _FIRST_PERSON = {
 }
 
 
-def _says_nothing_of_speaker(sentence: Sentence, lang: str) -> bool:
+def says_nothing_of_speaker(sentence: Sentence, lang: str) -> bool:
     """A pleasantry, or a question (as the splitter read it) about the listener with no word about the speaker."""
     if lx.PLEASANTRY.match(sentence.text):
         return True
@@ -351,7 +356,7 @@ class RuleEncoder:
         said = [s for s in sentences if s.informative] if conversational else list(sentences)
         # greetings, thanks and questions about the listener ("早上好，朋友。", "你喜欢看电视剧吗？") say
         # nothing about the speaker: the memory keeps the rest of the turn
-        said = [s for s in said if not _says_nothing_of_speaker(s, lang)] or said
+        said = [s for s in said if not says_nothing_of_speaker(s, lang)] or said
         body_sents = [s.text for s in said]
         # a sentence that only carried a removed sensitive value ("我手机号是[已移除手机号]") says nothing now
         body_sents = [b for b in body_sents if not _REMOVED.search(b)] or body_sents

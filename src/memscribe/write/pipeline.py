@@ -31,12 +31,13 @@ from memscribe.decisions import (
     Noop,
     PrivacyDecision,
     Supersede,
+    TriggerResult,
     Update,
 )
 from memscribe.decisions import Merge as MergeDecisionMerge
 from memscribe.judge.slots import guess_slot
 from memscribe.lang.address import strip_vocatives
-from memscribe.lang.clauses import split_sentences
+from memscribe.lang.clauses import Sentence, split_sentences
 from memscribe.lang.entities import extract_entities
 from memscribe.lang.text import detect_lang, keyword_terms
 from memscribe.lang.timeparse import resolve_times
@@ -53,13 +54,14 @@ from memscribe.write.assistant import (
     speak_of_the_user,
 )
 from memscribe.write.encode_llm import LLMEncoder
-from memscribe.write.encode_rules import RuleEncoder
+from memscribe.write.encode_rules import RuleEncoder, says_nothing_of_speaker
 from memscribe.write.filter import score_and_route
 from memscribe.write.group import Analysed, Unit, units_of
 from memscribe.write.merge import Neighbour, decide_merge
 from memscribe.write.protect import protect
 from memscribe.write.request import AuditTrail, WriteRequest
 from memscribe.write.review import needs_review
+from memscribe.write.statements import statement_groups
 from memscribe.write.trigger import trigger
 from memscribe.write.verbatim import WHY as VERBATIM
 from memscribe.write.verbatim import verbatim_items
@@ -71,14 +73,22 @@ __all__ = ["UserLocks", "WritePipeline"]
 log = logging.getLogger("memscribe.write")
 # a repeat of a memory that waits for review merges into it instead of queueing a second copy
 _NEIGHBOUR_STATUSES = ("active", "pending_review")
+_TURN_SIGNALS = frozenset({"explicit"})  # a turn's signals that hold for each of its statements
 _WS = re.compile(r"\s+")
 
 
-def _redelivered(message_ids: list[str], neighbours: list[Neighbour]) -> Noop | None:
-    """A memory already built from exactly these messages: the write is a retry, not new evidence."""
+def _redelivered(
+    message_ids: list[str], cand: Candidate, neighbours: list[Neighbour], same_above: float
+) -> Noop | None:
+    """This statement already built from exactly these messages: the write is a retry, not new evidence. A
+    message makes several statements, so a memory of the same message counts only when it says the same."""
     ids = set(message_ids)
     for n in neighbours:
-        if ids and ids <= {s.message_id for s in n.record.sources}:
+        if (
+            ids
+            and ids <= {s.message_id for s in n.record.sources}
+            and (n.record.text == cand.text or n.similarity >= same_above)
+        ):
             return Noop(target=n.record.id, why="these messages are already recorded in this memory")
     return None
 
@@ -263,10 +273,11 @@ class WritePipeline:
             question = None if assistant else answered(asked, m, sentences)
             if question is not None:
                 decision, sentences = keep_answer(decision, sentences, self.cfg.long_term_min)
-            cand: Candidate | None = None
+            cands: list[Candidate] = []
             if decision.route != "drop" and assistant:
-                cand = self._encode_assistant(turn, clean, lang, at, trig, decision)
-            elif decision.route != "drop":
+                cands = [self._encode_assistant(turn, clean, lang, at, trig, decision)]
+            elif decision.route != "drop" and question is not None:
+                # an elliptical answer is one statement with the question it answers
                 cand = self.encoder.encode(
                     clean,
                     at=at,
@@ -276,21 +287,77 @@ class WritePipeline:
                     sentences=sentences,
                     conversational=conversational,
                 )
-            if cand is not None and question is not None:
-                cand = carry_question(cand, question, lang)
+                cands = [carry_question(cand, question, lang)]
+            elif decision.route != "drop":
+                cands = self._encode_statements(
+                    clean,
+                    sentences,
+                    lang,
+                    at=at,
+                    speaker=m.name,
+                    role=m.role,
+                    trig=trig,
+                    decision=decision,
+                    conversational=conversational,
+                )
             items.append(
                 Analysed(
                     index=i,
                     message=m,
                     message_id=mid,
                     decision=decision,
-                    candidate=cand,
+                    candidates=tuple(cands),
                     vaulted=tuple(prot.vaulted),
-                    answers=question if cand is not None else None,
+                    answers=question if cands else None,
                 )
             )
             asked = asked_in(mid, m, sentences)
         return items, privacy
+
+    def _encode_statements(
+        self,
+        clean: str,
+        sentences: list[Sentence],
+        lang: str,
+        *,
+        at: Any,
+        speaker: str | None,
+        role: str,
+        trig: TriggerResult,
+        decision: FilterDecision,
+        conversational: bool,
+    ) -> list[Candidate]:
+        """One candidate per statement of a kept turn (write/statements.py); each keeps the whole turn as its
+        raw evidence. A statement of nothing but pleasantries or questions to the listener is not written."""
+        groups = [
+            g
+            for g in statement_groups(sentences, lang)
+            if any(s.informative and not says_nothing_of_speaker(s, lang) for s in g)
+        ]
+        if len(groups) <= 1 or not self.cfg.statement_units:
+            groups = [sentences]
+        sep = "" if lang == "zh" else " "
+        out: list[Candidate] = []
+        for group in groups:
+            text = clean if len(groups) == 1 else sep.join(s.text for s in group)
+            own = trigger(text, role=role) if len(groups) > 1 else trig
+            # the statement's own cues decide its kind and slot; "remember this" said of the turn holds for all
+            own = (
+                own.model_copy(update={"signals": own.signals | (trig.signals & _TURN_SIGNALS)})
+                if own.fire
+                else trig
+            )
+            cand = self.encoder.encode(
+                text,
+                at=at,
+                speaker=speaker,
+                trig=own,
+                decision=decision,
+                sentences=group,
+                conversational=conversational,
+            )
+            out.append(cand.model_copy(update={"raw": clean}) if len(groups) > 1 else cand)
+        return out
 
     def _encode_assistant(
         self,
@@ -342,11 +409,11 @@ class WritePipeline:
         report = WriteReport(user_id=req.user_id)
         units = units_of(items)
         for a in items:
-            if a.candidate is None:
+            if not a.kept:
                 report.items.append(
                     WriteItem(message_id=a.message_id, action="drop", reasons=list(a.decision.reasons))
                 )
-        dropped = sum(1 for a in items if a.candidate is None)
+        dropped = sum(1 for a in items if not a.kept)
         bookkeeping = self._bookkeeping(
             msgs,
             req,
@@ -498,11 +565,13 @@ class WritePipeline:
         if a.answers:
             carried.insert(0, (a.answers.message_id, a.answers.message))
         sources = [_source(mid, msg, req) for mid, msg in carried]
-        vaulted = list(a.vaulted)
+        vaulted = list(unit.vaulted)
         decision: MergeDecision = Add()
         if cand.layer != Layer.working:
             neighbours = self._neighbours(req.user_id, cand, vec, keyword_hits)
-            decision = _redelivered(unit.message_ids, neighbours) or decide_merge(
+            decision = _redelivered(
+                unit.message_ids, cand, neighbours, self.cfg.duplicate_similarity
+            ) or decide_merge(
                 cand,
                 neighbours,
                 self.cfg,

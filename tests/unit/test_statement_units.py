@@ -1,0 +1,121 @@
+"""A kept turn is written as one memory per statement (write/statements.py), in both languages.
+
+Each statement has its own kind and time; all of them list the turn they came from, so a recalled statement
+brings its siblings (read/siblings.py) and a retry of the same message adds nothing.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from memscribe import Memory
+from memscribe.config import Settings, WriteConfig
+from memscribe.lang.clauses import split_sentences
+from memscribe.write.statements import statement_groups
+
+
+def _groups(text: str, lang: str) -> list[str]:
+    sep = "" if lang == "zh" else " "
+    return [sep.join(s.text for s in g) for g in statement_groups(split_sentences(text), lang)]
+
+
+@pytest.mark.parametrize(
+    ("text", "lang", "want"),
+    [
+        # two things said: two statements
+        (
+            "I went to a support group yesterday. I'm thinking of counseling as a career.",
+            "en",
+            ["I went to a support group yesterday.", "I'm thinking of counseling as a career."],
+        ),
+        # a pronoun leans on the sentence before it: one statement
+        (
+            "My brother moved to Denver last month. He works at Google now.",
+            "en",
+            ["My brother moved to Denver last month. He works at Google now."],
+        ),
+        # an opening cheer and a closing fragment ride with the statement
+        (
+            "Wow! I finally adopted a dog named Max. So cute!",
+            "en",
+            ["Wow! I finally adopted a dog named Max. So cute!"],
+        ),
+        ("我对花生过敏。下周三我要去北京出差。", "zh", ["我对花生过敏。", "下周三我要去北京出差。"]),
+        ("我表哥搬到南京了。他在那边的银行上班。", "zh", ["我表哥搬到南京了。他在那边的银行上班。"]),
+        ("真的吗？我上个月换了工作，现在在一家设计公司。", "zh", ["真的吗？我上个月换了工作，现在在一家设计公司。"]),
+    ],
+)
+def test_sentences_group_into_statements(text: str, lang: str, want: list[str]) -> None:
+    assert _groups(text, lang) == want
+
+
+def test_every_sentence_lands_in_exactly_one_statement() -> None:
+    text = "Hey! Thanks. I moved to Austin. It is hot. Do you like heat? I started a new job at Dell. Nice."
+    sentences = split_sentences(text)
+    grouped = [s for g in statement_groups(sentences, "en") for s in g]
+    assert grouped == sentences
+
+
+@pytest.fixture
+def mem(tmp_path):  # type: ignore[no-untyped-def]
+    m = Memory(settings=Settings(home=tmp_path, write=WriteConfig(verify="off")))
+    yield m
+    m.close()
+
+
+def test_a_turn_of_two_statements_is_two_memories_of_one_message(mem: Memory) -> None:
+    turn = {
+        "role": "user",
+        "name": "Caroline",
+        "id": "D1:3",
+        "content": "I went to a support group yesterday and it was powerful. I'm thinking of counseling as a career.",
+    }
+    other = {"role": "user", "name": "Melanie", "id": "D1:4", "content": "That's wonderful to hear!"}
+    mem.add([turn, other], user_id="c", session_id="s1", at="2023-05-08T13:56:00+00:00")
+    recs = mem.list(user_id="c")
+    assert {r.text for r in recs} == {
+        "Caroline went to a support group on 2023-05-07 and it was powerful.",
+        "Caroline is thinking of counseling as a career.",
+    }
+    assert all([s.message_id for s in r.sources] == ["D1:3"] for r in recs)
+    assert all(r.raw == turn["content"] for r in recs)  # each keeps the whole turn as its evidence
+    # a retry of the same message is recognised statement by statement: nothing is added twice
+    mem.add([turn, other], user_id="c", session_id="s1", at="2023-05-08T13:56:00+00:00")
+    assert len(mem.list(user_id="c")) == 2
+
+
+def test_each_zh_statement_keeps_its_own_kind_and_time(mem: Memory) -> None:
+    mem.add("我对花生过敏。下周三我要去北京出差。", user_id="u", at="2026-12-01T10:00:00+08:00")
+    by_text = {r.text: r for r in mem.list(user_id="u")}
+    assert set(by_text) == {"用户对花生过敏。", "2026-12-09用户要去北京出差。"}
+    assert by_text["用户对花生过敏。"].time_start is None  # the trip's date is not the allergy's
+    assert by_text["2026-12-09用户要去北京出差。"].time_start is not None
+    assert by_text["用户对花生过敏。"].kind.value != by_text["2026-12-09用户要去北京出差。"].kind.value
+
+
+def test_a_recalled_statement_brings_its_sibling(mem: Memory) -> None:
+    turn = {
+        "role": "user",
+        "name": "Caroline",
+        "id": "D2:1",
+        "content": "I painted a sunrise over the lake last weekend. My mentor said it belongs in a gallery.",
+    }
+    mem.add(
+        [turn, {"role": "user", "name": "Melanie", "id": "D2:2", "content": "Amazing!"}],
+        user_id="c",
+        session_id="s2",
+        at="2023-06-01T10:00:00+00:00",
+    )
+    assert len(mem.list(user_id="c")) == 2
+    ctx = mem.context("What did Caroline paint?", user_id="c", budget_tokens=300)
+    texts = [it.memory.text for it in ctx.items]
+    assert any("sunrise" in t for t in texts) and any("gallery" in t for t in texts)
+
+
+def test_one_memory_per_turn_when_configured(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    m = Memory(settings=Settings(home=tmp_path, write=WriteConfig(verify="off", statement_units=False)))
+    try:
+        m.add("我对花生过敏。下周三我要去北京出差。", user_id="u", at="2026-12-01T10:00:00+08:00")
+        assert len(m.list(user_id="u")) == 1
+    finally:
+        m.close()
