@@ -88,6 +88,49 @@ def bench_audit(
         out.write_text(md, encoding="utf-8")
 
 
+@bench_app.command("contexts")
+def bench_contexts(
+    data: Path = typer.Option(..., "--data", help="LoCoMo JSON (e.g. the dev conversations)"),
+    n: int = typer.Option(20, "--n", min=1, help="Questions to print"),
+    seed: int = typer.Option(0, "--seed", help="Seed of the sample (same seed, same questions)"),
+    budget: int = typer.Option(300, "--budget", min=1, help="Context token budget"),
+    stores: Path | None = typer.Option(
+        None, "--stores", help="Keep (and on a rerun reuse) each conversation's store in this folder"
+    ),
+    out: Path | None = typer.Option(None, "--out", help="Also write the Markdown here (docs/grades/…md)"),
+) -> None:
+    """N questions (fixed seed), each with its evidence turns and its context, one gradable row per line."""
+    from memscribe.bench.contexts import render_markdown, run_contexts
+    from memscribe.errors import MemscribeError
+
+    try:
+        md = render_markdown(run_contexts(data, n=n, seed=seed, budget=budget, stores=stores))
+    except MemscribeError as exc:
+        console.print(f"[red]error:[/red] {exc}", markup=True, highlight=False)
+        raise typer.Exit(2) from exc
+    typer.echo(md)
+    if out is not None:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(md, encoding="utf-8")
+
+
+@bench_app.command("contexts-tally")
+def bench_contexts_tally(
+    graded: Path = typer.Argument(
+        ..., help="A contexts file with its grade, class and answer marks filled in"
+    ),
+) -> None:
+    """Count a graded contexts file: lines, irrelevant share, answers present, irrelevant classes."""
+    from memscribe.bench.contexts import parse_graded, render_tally, tally
+    from memscribe.errors import MemscribeError
+
+    try:
+        typer.echo(render_tally(tally(parse_graded(graded.read_text(encoding="utf-8")))))
+    except (MemscribeError, OSError) as exc:
+        console.print(f"[red]error:[/red] {exc}", markup=True, highlight=False)
+        raise typer.Exit(2) from exc
+
+
 @bench_app.command("speed")
 def bench_speed(
     n: str = typer.Option("10000,100000", "--n", help="Store sizes (memories of one user), comma list"),
