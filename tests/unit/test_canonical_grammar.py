@@ -3,7 +3,7 @@ the subject, never with "me" turned into an object; 我 inside a word (自我) i
 
 import pytest
 
-from memscribe.write.encode_rules import name_subject
+from memscribe.write.encode_rules import name_addressee, name_subject
 
 
 @pytest.mark.parametrize(
@@ -37,3 +37,63 @@ def test_english_first_person_becomes_the_named_subject_grammatically(said, writ
 )
 def test_chinese_wo_is_replaced_only_as_the_pronoun(said, written):
     assert name_subject(said, "用户", "zh") == written
+
+
+@pytest.mark.parametrize(
+    ("said", "written"),
+    [
+        (
+            "Caroline is so stoked for you that art is helping you express yourself!",
+            "Caroline is so stoked for Melanie that art is helping Melanie express themselves!",
+        ),
+        ("You like hiking with your kids.", "Melanie likes hiking with Melanie's kids."),
+        ("You're amazing and you've got this.", "Melanie is amazing and Melanie has got this."),
+        ("Seeing it made you want to paint.", "Seeing it made Melanie want to paint."),  # an object: no -s
+        ("Caroline will let you know tomorrow.", "Caroline will let Melanie know tomorrow."),
+        ("You know, Caroline painted a lake.", "Caroline painted a lake."),  # a filler, not the listener
+    ],
+)
+def test_english_you_in_a_two_person_chat_is_the_other_speaker(said, written):
+    assert name_addressee(said, "Melanie", "en") == written
+
+
+@pytest.mark.parametrize(
+    ("said", "written"),
+    [
+        ("你上次推荐的那本书用户看完了。", "小李上次推荐的那本书用户看完了。"),
+        (
+            "用户很想念你们家的猫。",
+            "用户很想念你们家的猫。",
+        ),  # 你们: the listener's household, not the listener
+    ],
+)
+def test_chinese_ni_in_a_two_person_chat_is_the_other_speaker(said, written):
+    assert name_addressee(said, "小李", "zh") == written
+
+
+def test_a_peer_turn_names_the_listener_in_its_memory(tmp_path):
+    from memscribe import Memory
+    from memscribe.config import Settings, WriteConfig
+
+    mem = Memory(settings=Settings(home=tmp_path, write=WriteConfig(verify="off")))
+    try:
+        mem.add(
+            [
+                {
+                    "role": "user",
+                    "name": "Melanie",
+                    "content": "I ran a charity race for mental health last Saturday.",
+                },
+                {
+                    "role": "user",
+                    "name": "Caroline",
+                    "content": "I'm really proud of you for running that race!",
+                },
+            ],
+            user_id="c",
+            at="2023-05-25T10:00:00+00:00",
+        )
+        texts = {r.text for r in mem.list(user_id="c")}
+        assert "Caroline is really proud of Melanie for running that race!" in texts
+    finally:
+        mem.close()

@@ -11,7 +11,6 @@ person is ruled.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -19,31 +18,16 @@ import numpy as np
 from memscribe.judge.statements import StatementJudgement, judge_statements
 from memscribe.lang.clauses import Sentence
 from memscribe.providers.embedders import Embedder
+from memscribe.write.encode_rules import name_addressee
 
 __all__ = ["ASSISTANT_SUBJECT", "AssistantTurn", "judge_assistant_turn", "speak_of_the_user"]
 
 ASSISTANT_SUBJECT = {"zh": "助手", "en": "the assistant"}
 
-# in the assistant's mouth, "you" is the user
-_ZH_YOU = re.compile(r"(?:您|你)(?!们)")
-_EN_YOU = {
-    "you're": "the user is",
-    "you've": "the user has",
-    "you'll": "the user will",
-    "you'd": "the user would",
-    "your": "the user's",
-    "yours": "the user's",
-    "yourself": "the user",
-    "you": "the user",
-}
-_EN_YOU_RE = re.compile(r"\b(?:you're|you've|you'll|you'd|yourself|yours|your|you)\b", re.IGNORECASE)
-
 
 def speak_of_the_user(text: str, lang: str) -> str:
     """The assistant's "you" named: "I've booked you a table" -> "I've booked the user a table"."""
-    if lang == "zh":
-        return _ZH_YOU.sub("用户", text)
-    return _EN_YOU_RE.sub(lambda m: _EN_YOU[m.group(0).lower().replace("’", "'")], text)
+    return name_addressee(text, "用户" if lang == "zh" else "the user", lang)
 
 
 @dataclass(frozen=True, slots=True)

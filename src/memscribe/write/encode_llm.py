@@ -117,6 +117,7 @@ class LLMEncoder:
         decision: FilterDecision,
         sentences: list[Sentence],
         conversational: bool,
+        addressee: str | None = None,
     ) -> Candidate:
         if at.utcoffset() is None:  # as memscribe.write.normalize does: a naive time is UTC
             at = at.replace(tzinfo=UTC)
@@ -128,6 +129,7 @@ class LLMEncoder:
             decision=decision,
             sentences=sentences,
             conversational=conversational,
+            addressee=addressee,
         )
         lang = "zh" if detect_lang(text) == "zh" else "en"
         try:

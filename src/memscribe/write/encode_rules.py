@@ -282,6 +282,106 @@ def name_subject(text: str, subject: str, lang: str) -> str:
     return _EN_I.sub(repl, agreed)
 
 
+# the listener named: in a two-person chat "you" is the other speaker; in the assistant's mouth, the user
+_EN_YOU_FIXED = {
+    "you're": "{w} is",
+    "you are": "{w} is",
+    "you were": "{w} was",
+    "you've": "{w} has",
+    "you have": "{w} has",
+    "you don't": "{w} doesn't",
+    "you do not": "{w} does not",
+    "you haven't": "{w} hasn't",
+    "you'll": "{w} will",
+    "you'd": "{w} would",
+    "your": "{p}",
+    "yours": "{p}",
+    "yourself": "themselves",
+    "you": "{w}",
+}
+_EN_YOU = re.compile(
+    r"\byou(?:['’]re| are| were|['’]ve| have| don['’]t| do not| haven['’]t|['’]ll|['’]d)\b"
+    r"|\byourself\b|\byours\b|\byour\b|\byou\b",
+    re.IGNORECASE,
+)
+_EN_YOU_VERB = re.compile(r"\b[Yy]ou((?:\s+(?:" + "|".join(sorted(_EN_ADVERB)) + r"))?)\s+([a-z]+)\b")
+# "you" after these is an object or inverted ("made you want", "do you like"): its verb takes no -s
+_EN_NOT_SUBJECT_BEFORE = frozenset(
+    [
+        "do",
+        "does",
+        "did",
+        "don't",
+        "doesn't",
+        "didn't",
+        "can",
+        "could",
+        "will",
+        "would",
+        "should",
+        "shall",
+        "may",
+        "might",
+        "must",
+        "to",
+        "let",
+        "lets",
+        "made",
+        "make",
+        "makes",
+        "help",
+        "helps",
+        "helped",
+        "see",
+        "saw",
+        "watch",
+        "watched",
+        "hear",
+        "heard",
+        "have",
+        "has",
+        "had",
+        "got",
+        "get",
+        "gets",
+        "want",
+        "wanted",
+    ]
+)
+# "you know" / "you see" as a filler between commas, and the plural 你们 (the listener's family or team), are
+# not the listener
+_EN_YOU_FILLER = re.compile(r"(?:^|,)\s*you (?:know|see)\s*(?:,|(?=[.!?]|$))", re.IGNORECASE)
+_ZH_YOU = re.compile(r"(?:您|你)(?!们|知道吗|说呢)")
+
+
+def name_addressee(text: str, addressee: str, lang: str) -> str:
+    """你 / you -> the listener, with the verb agreeing where "you" is the subject ("you like" -> "Mel likes")."""
+    if lang == "zh":
+        return _ZH_YOU.sub(addressee, text)
+    possessive = addressee + ("'" if addressee.endswith("s") else "'s")
+    text = _EN_YOU_FILLER.sub(
+        lambda m: "," if m.group(0).startswith(",") and m.group(0).endswith(",") else "", text
+    )
+    text = text.strip()
+
+    def agree(m: re.Match[str]) -> str:
+        adv, verb = m.group(1) or "", m.group(2)
+        before = re.findall(r"[A-Za-z']+", text[: m.start()])
+        if verb.lower() not in _EN_VERBS or (before and before[-1].lower() in _EN_NOT_SUBJECT_BEFORE):
+            return m.group(0)
+        return f"{m.group(0)[:3]}{adv} {_third_person(verb)}"
+
+    agreed = _EN_YOU_VERB.sub(agree, text)
+
+    def repl(m: re.Match[str]) -> str:
+        key = re.sub(r"\s+", " ", m.group(0).lower().replace("’", "'"))
+        out = _EN_YOU_FIXED.get(key, m.group(0)).format(w=addressee, p=possessive)
+        at_start = m.start() == 0 or agreed[: m.start()].rstrip()[-1:] in (".", "!", "?")
+        return out[:1].upper() + out[1:] if at_start else out
+
+    return _EN_YOU.sub(repl, agreed)
+
+
 def _negated(text: str, lang: str) -> bool:
     if lang == "zh":
         cleaned = re.sub(r"不错|不过|不好意思|不少|不同|不断|差不多|不仅|要不|不久", "", text)
@@ -350,6 +450,7 @@ class RuleEncoder:
         decision: FilterDecision,
         sentences: list[Sentence],
         conversational: bool,
+        addressee: str | None = None,
     ) -> Candidate:
         lang = detect_lang(text)
         subject = speaker or ("用户" if lang == "zh" else "the user")
@@ -372,6 +473,8 @@ class RuleEncoder:
         tm = primary_time(mentions)
         canonical = rewrite_with_absolute(body, mentions) if mentions else body
         canonical = name_subject(canonical, subject, lang)
+        if addressee:
+            canonical = name_addressee(canonical, addressee, lang)
         if lang == "en" and canonical.startswith(subject) and subject[:1].islower():
             canonical = subject[:1].upper() + canonical[1:]  # "the assistant booked …" opens a sentence
         if not _PUNCT_END.search(canonical):

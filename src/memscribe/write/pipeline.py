@@ -270,6 +270,9 @@ class WritePipeline:
                 },
                 detail={"trigger": list(trig.reasons)},
             )
+            # in a two-person chat "you" is the other speaker; with more, whom "you" means is unknown
+            listeners = names - {m.name}
+            addressee = next(iter(listeners)) if conversational and len(listeners) == 1 else None
             question = None if assistant else answered(asked, m, sentences)
             if question is not None:
                 decision, sentences = keep_answer(decision, sentences, self.cfg.long_term_min)
@@ -286,6 +289,7 @@ class WritePipeline:
                     decision=decision,
                     sentences=sentences,
                     conversational=conversational,
+                    addressee=addressee,
                 )
                 cands = [carry_question(cand, question, lang)]
             elif decision.route != "drop":
@@ -299,6 +303,7 @@ class WritePipeline:
                     trig=trig,
                     decision=decision,
                     conversational=conversational,
+                    addressee=addressee,
                 )
             items.append(
                 Analysed(
@@ -326,6 +331,7 @@ class WritePipeline:
         trig: TriggerResult,
         decision: FilterDecision,
         conversational: bool,
+        addressee: str | None,
     ) -> list[Candidate]:
         """One candidate per statement of a kept turn (write/statements.py); each keeps the whole turn as its
         raw evidence. A statement of nothing but pleasantries or questions to the listener is not written."""
@@ -355,6 +361,7 @@ class WritePipeline:
                 decision=decision,
                 sentences=group,
                 conversational=conversational,
+                addressee=addressee,
             )
             out.append(cand.model_copy(update={"raw": clean}) if len(groups) > 1 else cand)
         return out
