@@ -62,7 +62,7 @@ def test_every_sentence_lands_in_exactly_one_statement() -> None:
 
 @pytest.fixture
 def mem(tmp_path):  # type: ignore[no-untyped-def]
-    m = Memory(settings=Settings(home=tmp_path, write=WriteConfig(verify="off")))
+    m = Memory(settings=Settings(home=tmp_path, write=WriteConfig(verify="off", statement_units="always")))
     yield m
     m.close()
 
@@ -116,8 +116,27 @@ def test_a_recalled_statement_brings_its_sibling(mem: Memory) -> None:
     assert any("sunrise" in t for t in texts) and any("gallery" in t for t in texts)
 
 
+def test_by_default_a_message_to_an_assistant_is_split_and_a_peer_turn_is_not(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    m = Memory(settings=Settings(home=tmp_path, write=WriteConfig(verify="off")))
+    try:
+        m.add("我对花生过敏。下周三我要去北京出差。", user_id="u", at="2026-12-01T10:00:00+08:00")
+        assert len(m.list(user_id="u")) == 2
+        peer = [
+            {
+                "role": "user",
+                "name": "Ann",
+                "content": "I adopted a dog named Max. I also started a pottery class.",
+            },
+            {"role": "user", "name": "Bea", "content": "Great!"},
+        ]
+        m.add(peer, user_id="p", at="2026-12-01T10:00:00+00:00")
+        assert len(m.list(user_id="p")) == 1
+    finally:
+        m.close()
+
+
 def test_one_memory_per_turn_when_configured(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    m = Memory(settings=Settings(home=tmp_path, write=WriteConfig(verify="off", statement_units=False)))
+    m = Memory(settings=Settings(home=tmp_path, write=WriteConfig(verify="off", statement_units="never")))
     try:
         m.add("我对花生过敏。下周三我要去北京出差。", user_id="u", at="2026-12-01T10:00:00+08:00")
         assert len(m.list(user_id="u")) == 1

@@ -340,7 +340,10 @@ class WritePipeline:
             for g in statement_groups(sentences, lang)
             if any(s.informative and not says_nothing_of_speaker(s, lang) for s in g)
         ]
-        if len(groups) <= 1 or not self.cfg.statement_units:
+        split = self.cfg.statement_units == "always" or (
+            self.cfg.statement_units == "one_to_one" and not conversational
+        )
+        if len(groups) <= 1 or not split:
             groups = [sentences]
         sep = "" if lang == "zh" else " "
         out: list[Candidate] = []
