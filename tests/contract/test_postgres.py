@@ -267,8 +267,14 @@ def test_cli_copy_moves_a_sqlite_store_and_refuses_a_non_empty_target(pg_schema,
     mem.add("Ship my order to 1600 Amphitheatre Parkway, Mountain View, CA 94043.", user_id="u2")
     mem.add("ok thanks", user_id="u2")
     mem.working(user_id="u1", task_id="trip").set("seat", "aisle")
-    mem._store.enqueue("verify", {"memory_id": "nope", "user_id": "u1"})
     mem.close()
+    # a job still pending when the store is copied (queued with no worker running: one queued through the open
+    # Memory could be run by its background worker before close, and then there is nothing pending to copy)
+    from memscribe.store.sqlite import SQLiteStore as _Queue
+
+    queue = _Queue(home / "memscribe.db")
+    queue.enqueue("verify", {"memory_id": "nope", "user_id": "u1"})
+    queue.close()
     url = f"{DSN}?schema={pg_schema}"
     runner = CliRunner()
     res = runner.invoke(app, ["copy", "--from", str(home), "--to", url])
