@@ -12,6 +12,7 @@ import re
 import pytest
 
 from memscribe import Memory
+from memscribe.config import ReviewConfig, Settings
 from memscribe.models import Status
 from memscribe.write.merge_words import cue_attaches, object_terms
 
@@ -204,6 +205,60 @@ def test_a_paraphrase_is_one_memory(mem, case, old, new):
     active = [m for m in rows if m.status == Status.active]
     assert len(active) == 1, [(m.text, m.status) for m in rows]
     assert len(active[0].sources) == 2  # both statements are its sources
+
+
+# ------------------------------------------------------------------ rollback of a superseded memory
+@pytest.mark.parametrize(
+    ("case", "old", "new", "word"),
+    [
+        ("en-rollback", "I live in Seattle, close to the lake.", "I moved to Portland last week.", "Seattle"),
+        ("zh-rollback", "我现在住在南京，离公司很近。", "我上周搬到苏州了。", "南京"),
+    ],
+)
+def test_rolling_back_a_superseded_memory_retires_its_successor(mem, case, old, new, word):
+    rows = _write(mem, case, [(OLD_AT, old), (NEW_AT, new)])
+    before = next(m for m in rows if word in m.text)
+    assert before.status == Status.superseded
+    newer = mem.get(before.superseded_by)
+    back = mem.rollback(before.id, 1)
+    assert back.status == Status.active and back.superseded_by is None
+    retired = mem.get(newer.id)
+    # never both values active: the newer one now points to the restored one, and says why
+    assert retired.status == Status.superseded and retired.superseded_by == before.id
+    assert "rollback" in mem.history(newer.id)[-1].reason
+    assert [m.id for m in mem.list(user_id=case)] == [before.id]
+
+
+# ------------------------------------------------------------------ review: approving touches only its target
+@pytest.mark.parametrize(
+    ("case", "turns", "standing"),
+    [
+        (
+            "en-review",
+            [
+                "Always pay my rent of $2600 on the 5th of each month.",
+                "I got a new salary card, it's with Wells Fargo bank now.",
+            ],
+            "rent",
+        ),
+        ("zh-review", ["每月5号帮我交房租2600元。", "我换了新工资卡，现在是工商银行的。"], "房租"),
+    ],
+)
+def test_approving_a_held_change_leaves_unrelated_memories_alone(tmp_path, case, turns, standing):
+    with Memory(
+        settings=Settings(home=tmp_path / "s", review=ReviewConfig(rules={"money": [r"salary card|工资卡"]}))
+    ) as m:
+        for at, text in zip((OLD_AT, NEW_AT), turns, strict=True):
+            m.add([{"role": "user", "content": text}], user_id=case, at=at)
+        m.flush()
+        held = m.review_queue(user_id=case)
+        assert len(held) == 1 and held[0].state.pending is not None
+        target = held[0].state.pending.target
+        m.approve(held[0].id)
+        for rec in m.list(user_id=case, status="all"):
+            if rec.id != target:  # only the held change's own target may be retired
+                assert rec.status == Status.active, (rec.text, rec.status)
+        assert any(standing in r.text for r in m.list(user_id=case))
 
 
 # ------------------------------------------------------------------ the word rules, pure
