@@ -13,6 +13,11 @@ Order of judgement, per neighbour (same user scope, same subject):
 6. a stance the new memory says has changed (现在不喝了, no longer) about the same thing -> Supersede;
 otherwise Add. Different ids, numbers, dates or people are never collapsed. An opposite polarity alone is
 no change: "那天没课" after "大后天下午可以", or two feelings a month apart, are both true.
+
+Rules 1 (without a new value) and 4-6 need their cue said of the thing both memories name
+(``write/merge_words.py``): the shared words leave out the day, the speakers, the chat and feelings, and the
+cue must sit in a clause that holds one of them — "A lot has changed since last time", "he still gets the
+job done" and "2023-04-29见！" change, close and plan nothing stored.
 """
 
 from __future__ import annotations
