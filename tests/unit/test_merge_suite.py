@@ -106,6 +106,12 @@ TRAPS = [
         "barista",
     ),
     ("zh-change-else", "我每天晚上都去跑步。", "谢谢你的鼓励，让我不再那么沮丧。", "跑步"),
+    (
+        "en-life-changed",
+        "I love the intricacies of life on long summer drives.",
+        "Freestyling with old friends, it's crazy how life has changed.",
+        "summer drives",
+    ),
     # "done" said of another thing
     (
         "en-done-else",
@@ -141,6 +147,27 @@ def test_a_chat_farewell_is_no_plan_the_next_report_closes(mem):
         ],
     )
     assert all(m.status == Status.active for m in rows), [(m.text, m.status) for m in rows]
+
+
+def test_an_outing_months_later_is_no_report_of_an_old_plan(mem):
+    # both about the dogs and a pet (in the words and in the photo caption), four months apart
+    rows = _write(
+        mem,
+        "later-outing",
+        [
+            (
+                "2026-05-20T10:00:00+00:00",
+                "I signed up for a workshop about bonding with my pet in June. "
+                "[shares a photo: a photography of a group of dogs]",
+            ),
+            (
+                "2026-10-18T10:00:00+00:00",
+                "I went to a pet store on Friday to buy toys for my dogs and it was great. "
+                "[shares a photo: a photography of a box of toys]",
+            ),
+        ],
+    )
+    assert {m.status for m in _of(rows, "workshop")} == {Status.active}
 
 
 def test_a_plan_is_not_closed_by_another_thing_on_its_day(mem):
@@ -269,7 +296,11 @@ def test_approving_a_held_change_leaves_unrelated_memories_alone(tmp_path, case,
         ("用户2023-04-29又来找你聊天啦。", {"2023-04-29", "用户", "聊天"}),
         ("The user is back to chat with you again on 2023-04-29.", {"user", "chat", "2023-04-29", "back"}),
         ("今天心情不太好，明天再说。", {"今天", "明天"}),
-        ("Audrey took the pups to the park [shares a photo: a dog].", {"audrey", "took", "shares", "photo"}),
+        ("A lot has happened, it's crazy how life has changed.", {"lot", "crazy", "life"}),
+        (
+            "Audrey took the pups to the park [shares a photo: a dog].",
+            {"audrey", "took", "shares", "photo", "dog"},
+        ),
     ],
 )
 def test_object_terms_leave_out_days_speakers_chat_and_feelings(text, absent):
@@ -285,6 +316,7 @@ def test_object_terms_leave_out_days_speakers_chat_and_feelings(text, absent):
         ("中期报告的截止改到下周五了。", r"改到", {"中期报告", "截止"}, True),
         ("谢谢你的关心，让我不再那么无助。", r"不再", {"活动"}, False),
         ("Des Moines was great too. We met a dairy.", r"was great", {"des", "moines"}, True),
+        ("Nice! [shares a photo: the closure moved to May]", r"moved", {"closure"}, False),
     ],
 )
 def test_a_cue_attaches_only_to_a_thing_in_its_clause(raw, cue, about, attaches):

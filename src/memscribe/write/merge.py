@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from memscribe.config import WriteConfig
 from memscribe.decisions import Add, Candidate, Link, Merge, MergeDecision, Supersede, Update
@@ -163,6 +163,7 @@ _INTENT = re.compile(
     r"打算|计划|准备|要去|想去|将要|\b(?:plan|plans|planning|going to|gonna|will|want to|wanna)\b",
     re.IGNORECASE,
 )
+_REPORT_WINDOW = timedelta(days=45)
 # a month or a year is no day: "a hike in August" and another August statement are not the plan's day
 _COARSE_GRAINS = frozenset({"week", "month", "quarter", "year"})
 
@@ -189,11 +190,13 @@ def _reports_plan_done(c: Candidate, r: MemoryRecord, shared: set[str], at: date
         return "the planned day's report"
     # on another day the plan must have a time that has come, and the words must say more: two content
     # words in common, not one girl's name ("Your future family is gonna be so lucky" is no plan to close)
+    # and the report comes while the plan is fresh: an outing months later is another outing ("went to a pet
+    # store in October" reports no June workshop, "a party in October" no trip in April)
     now = at or c.time_start
     if (
         r.time_start is not None
         and now is not None
-        and now >= r.time_start
+        and r.time_start <= now <= (r.time_end or r.time_start) + _REPORT_WINDOW
         and len(shared) >= 2
         and cue_attaches(c.raw, _COMPLETED, shared)
     ):

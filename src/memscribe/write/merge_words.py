@@ -50,7 +50,7 @@ SOFT = _words(
     "喜欢 爱 爱喝 爱吃 爱看 就 平时 经常 常常 非常 很 真 特别 一般 通常 总是 比较 还是 一直 都 也 超 挺 always usually really love "
     "loves like likes enjoy enjoys adore prefer prefers just also very so mostly often "
     "generally typically actually truly quite pretty totally absolutely am is are was be "
-    "being"
+    "being enjoying enjoyed loving loved liked liking"
 )
 
 # who is speaking and to whom: every memory of one user holds these
@@ -71,17 +71,23 @@ _FEELING = _words(
 _GENERIC = _words(
     "take took taking taken make made making get got getting go going went gone do did doing "
     "done have had having come came coming give gave put keep kept let thing things stuff "
-    "lot lots way time times 可以 希望 觉得 知道 一些 一下 事情 东西 时间 有点 还有 因为 所以 然后 已经 一个 这个 那个 "
+    "lot lots way time times life everything something anything much 可以 希望 觉得 知道 一些 一下 事情 东西 时间 有点 还有 因为 所以 然后 已经 一个 这个 那个 "
     "有些 一点 起来 但是 我会 自己 没有 什么 怎么 真的 应该 需要"
 )
 _NOT_OBJECT = _PARTIES | _CONVERSATION | _FEELING | _GENERIC
 
 
+# an image caption a chat attaches ("[shares a photo: a photography of a group of dogs]") describes the
+# picture, not what the speaker says
+_CAPTION = re.compile(r"\[(?:shares|sharing|shared|sends|sent)\b[^\]]*\]", re.IGNORECASE)
+
+
 def object_terms(text: str, names: Iterable[str] = ()) -> set[str]:
     """The content words of a memory that name what it is about: no dates or numbers, no speakers or
-    people's names (given lowered), nothing about the conversation or about how it felt."""
+    people's names (given lowered), nothing about the conversation or about how it felt, no image caption."""
     drop = _NOT_OBJECT | {n.lower() for n in names}
-    return {t for t in topic_terms(text) - SOFT if t not in drop and not any(ch.isdigit() for ch in t)}
+    words = topic_terms(_CAPTION.sub(" ", text)) - SOFT
+    return {t for t in words if t not in drop and not any(ch.isdigit() for ch in t)}
 
 
 # clause ends: sentence marks in both languages, commas and semicolons, dashes that join two statements
@@ -93,7 +99,7 @@ def cue_attaches(raw: str, cue: re.Pattern[str], about: set[str]) -> bool:
     words left out): the cue is said of that thing."""
     if not about:
         return False
-    for clause in _CLAUSE_END.split(raw):
+    for clause in _CLAUSE_END.split(_CAPTION.sub(" ", raw)):
         if cue.search(clause) and topic_terms(cue.sub(" ", clause)) & about:
             return True
     return False
