@@ -105,10 +105,30 @@ class Editor:
                 "last_accessed_at": rec.last_accessed_at,
             }
         )
-        return self.revise(
+        restored = self.revise(
             MemoryRecord.model_validate(data),
             reason=reason or f"rollback to version {version}",
             actor="user",
             action="rollback",
             reembed=True,
+        )
+        self._retire_successor(rec, restored)
+        return restored
+
+    def _retire_successor(self, before: MemoryRecord, restored: MemoryRecord) -> None:
+        """Rolling a superseded memory back to an active version says its older value holds: the memory that
+        had replaced it is retired in turn (superseded by the restored one, with the reason in its history),
+        so the two values are never both active (issue #15 item 8)."""
+        if before.status != Status.superseded or restored.status != Status.active or not before.superseded_by:
+            return
+        newer = self._store.get_memory(before.superseded_by)
+        if newer is None or newer.status != Status.active:
+            return
+        self._ledger.retire(
+            newer,
+            status=Status.superseded,
+            superseded_by=restored.id,
+            reason=f"superseded: a rollback of {restored.id} restored the older value it had replaced",
+            actor="user",
+            stage="edit",
         )

@@ -13,22 +13,27 @@ Order of judgement, per neighbour (same user scope, same subject):
 6. a stance the new memory says has changed (现在不喝了, no longer) about the same thing -> Supersede;
 otherwise Add. Different ids, numbers, dates or people are never collapsed. An opposite polarity alone is
 no change: "那天没课" after "大后天下午可以", or two feelings a month apart, are both true.
+
+Rules 1 (without a new value) and 4-6 need their cue said of the thing both memories name
+(``write/merge_words.py``): the shared words leave out the day, the speakers, the chat and feelings, and the
+cue must sit in a clause that holds one of them — "A lot has changed since last time", "he still gets the
+job done" and "2023-04-29见！" change, close and plan nothing stored.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from memscribe.config import WriteConfig
 from memscribe.decisions import Add, Candidate, Link, Merge, MergeDecision, Supersede, Update
 from memscribe.facts import Facts
-from memscribe.lang.text import keyword_terms
-from memscribe.lang.timeparse_en import MONTHS as _MONTHS_FULL
-from memscribe.lang.timeparse_en import WEEKDAYS as _WDS
+from memscribe.lang import lexicon as lx
 from memscribe.models import MemoryRecord
 from memscribe.write.assistant import ASSISTANT_SUBJECT
+from memscribe.write.merge_words import SOFT as _SOFT
+from memscribe.write.merge_words import cue_attaches, object_terms, topic_terms
 from memscribe.write.supersede_guard import supersede_blockers
 
 __all__ = ["Neighbour", "decide_merge", "distinguishing"]
@@ -54,95 +59,10 @@ def distinguishing(rec: MemoryRecord) -> set[str]:
     return _distinguishing(rec.facts, rec.text)
 
 
-_TIME_WORDS = frozenset((*_MONTHS_FULL, *(m[:3] for m in _MONTHS_FULL), "sept", *_WDS)) | frozenset(
-    [
-        "today",
-        "tomorrow",
-        "yesterday",
-        "week",
-        "month",
-        "year",
-        "am",
-        "pm",
-        "morning",
-        "afternoon",
-        "evening",
-        "night",
-        "user",
-    ]
-)
-
-
-def _topic_terms(text: str) -> set[str]:
-    return {t for t in keyword_terms(text) if len(t) >= 2 and not t.isdigit() and t not in _TIME_WORDS}
-
-
-# Words that change how something is said, not what: a paraphrase may swap them freely.
-_SOFT = frozenset(
-    [
-        "喜欢",
-        "爱",
-        "爱喝",
-        "爱吃",
-        "爱看",
-        "就",
-        "平时",
-        "经常",
-        "常常",
-        "非常",
-        "很",
-        "真",
-        "特别",
-        "一般",
-        "通常",
-        "总是",
-        "比较",
-        "还是",
-        "一直",
-        "都",
-        "也",
-        "超",
-        "挺",
-        "always",
-        "usually",
-        "really",
-        "love",
-        "loves",
-        "like",
-        "likes",
-        "enjoy",
-        "enjoys",
-        "adore",
-        "prefer",
-        "prefers",
-        "just",
-        "also",
-        "very",
-        "so",
-        "mostly",
-        "often",
-        "generally",
-        "typically",
-        "actually",
-        "truly",
-        "quite",
-        "pretty",
-        "totally",
-        "absolutely",
-        "am",
-        "is",
-        "are",
-        "was",
-        "be",
-        "being",
-    ]
-)
-
-
 def substitutes(a: str, b: str) -> bool:
     """True when each text has a content word the other lacks: 对香菜过敏 vs 对乳糖过敏, "can't stand ramen"
     vs "can't stand dumplings". Embeddings rate such pairs as near-identical; they are different facts."""
-    ta, tb = _topic_terms(a) - _SOFT, _topic_terms(b) - _SOFT
+    ta, tb = topic_terms(a) - _SOFT, topic_terms(b) - _SOFT
     return bool(ta - tb) and bool(tb - ta)
 
 
@@ -167,7 +87,7 @@ def _same_time(c: Candidate, r) -> bool:  # type: ignore[no-untyped-def]
 
 def adds_detail(new: str, old: str) -> bool:
     """The new text says all the old one says (content words) and more."""
-    tn, to = _topic_terms(new) - _SOFT, _topic_terms(old) - _SOFT
+    tn, to = topic_terms(new) - _SOFT, topic_terms(old) - _SOFT
     return bool(tn - to) and not (to - tn)
 
 
@@ -177,17 +97,35 @@ def _norm_value(v: str | None) -> str:
 
 def _new_value(c: Candidate, r: MemoryRecord) -> bool:
     """Both name a value for the slot and neither contains the other ("Denver" vs "Boston"; not "Google" vs
-    "Google Cloud")."""
+    "Google Cloud"), and the new text does not say the old value again without a change cue: "You can call
+    me Jack. I love music and movies" restates the name whatever token the extractor took for the value."""
     old, new = _norm_value(r.facts.value), _norm_value(c.facts.value)
-    return bool(old and new) and old not in new and new not in old
+    if not (old and new) or old in new or new in old:
+        return False
+    return c.change or old not in _norm_value(c.raw)
 
 
 def _shared_content(c: Candidate, r: MemoryRecord) -> set[str]:
-    """Content words both raw texts hold, people's names left out: "Ruby" in two sentences is one girl, not
-    one topic."""
+    """The object words both raw texts hold (merge_words.object_terms): no day, no speaker, no chat, no
+    feeling, and no people's names — "Ruby" in two sentences is one girl, not one topic."""
     # (English names only: the Chinese name finder also takes "喝咖啡" for a person)
-    names = {x.lower() for x in (*c.facts.people, *r.facts.people)} if c.facts.lang == "en" else set()
-    return {t for t in (_topic_terms(c.raw) & _topic_terms(r.raw)) - _SOFT if t.lower() not in names}
+    names = {*c.facts.people, *r.facts.people} if c.facts.lang == "en" else set()
+    names |= {c.subject, r.facts.subject or ""}
+    return object_terms(c.raw, names) & object_terms(r.raw, names)
+
+
+def _shared_things(c: Candidate, r: MemoryRecord, shared: set[str]) -> set[str]:
+    """The shared object words plus the words of the places, organisations and ids both name (a person both
+    name is company, not the thing a change is said of)."""
+    out = set(shared)
+    for a in {*c.facts.places, *c.facts.orgs, *c.facts.ids} & {*r.facts.places, *r.facts.orgs, *r.facts.ids}:
+        out |= topic_terms(a) or {a.lower()}
+    return out
+
+
+def _value_words(c: Candidate, r: MemoryRecord) -> set[str]:
+    """The words of the slot's values, old and new ("no longer at Costco" is said of Costco)."""
+    return {w for v in (c.facts.value, r.facts.value) if v for w in (topic_terms(v) or {v.lower()})}
 
 
 # change words the trigger's cue list does not hold: "改订每周五的课", "会员卡到期日顺延到2月17日",
@@ -195,6 +133,9 @@ def _shared_content(c: Candidate, r: MemoryRecord) -> set[str]:
 _CHANGE_MORE = re.compile(
     r"改订|改约|顺延|延到|推到|\b(?:moves to|is moving to|pushed (?:back )?to|bumped to)\b", re.IGNORECASE
 )
+# any change cue, to ask what it is said of: "A lot has changed since last time" is said of nothing stored
+_CHANGE_CUE = re.compile(f"(?:{lx.CHANGE.pattern})|(?:{_CHANGE_MORE.pattern})", re.IGNORECASE)
+_STATUS_CUE = re.compile(f"(?:{lx.DONE.pattern})|(?:{lx.CANCELLED.pattern})", re.IGNORECASE)
 _ASSISTANT = frozenset(ASSISTANT_SUBJECT.values())
 # the learned slots that confirm a rule slot: the model splits what the cue words join ("joined Stripe as a
 # staff engineer" reads as a job title, "we moved to Denver" as travel), but never a gym or a group for a job
@@ -216,29 +157,48 @@ _COMPLETED = re.compile(
     re.IGNORECASE,
 )
 _OPEN_KINDS = frozenset({"plan", "task"})
+# an intent said of the plan's thing is the plan again, not its report (not lx.PLAN: its weekdays match
+# "上周五按时交了")
+_INTENT = re.compile(
+    r"打算|计划|准备|要去|想去|将要|\b(?:plan|plans|planning|going to|gonna|will|want to|wanna)\b",
+    re.IGNORECASE,
+)
+_REPORT_WINDOW = timedelta(days=45)
+# a month or a year is no day: "a hike in August" and another August statement are not the plan's day
+_COARSE_GRAINS = frozenset({"week", "month", "quarter", "year"})
 
 
 def _reports_plan_done(c: Candidate, r: MemoryRecord, shared: set[str], at: datetime | None) -> str | None:
     """Why the new memory reports that the old pending plan or task happened, or None.
 
-    The old one must be a pending plan or task and the new one not a plan itself, sharing a content word;
-    then either the new one happened on the plan's very day ("今天复查了" on the appointment's date), or, once
-    the plan's time has come, it says the thing got done in words the status cues do not hold ("空调换好了")."""
+    The old one must be a pending plan or task and the new one not a plan itself, sharing an object word (not
+    the day, the speaker, the chat or a feeling: merge_words); then either the new one happened on the plan's
+    very day ("今天复查了" on the appointment's date), or, once the plan's time has come, it says of the shared
+    thing that it got done, in words the status cues do not hold ("空调换好了")."""
     if r.facts.status != "pending" or r.kind.value not in _OPEN_KINDS or c.kind.value in _OPEN_KINDS:
         return None
     if not shared or c.facts.status == "cancelled":
         return None
-    if c.time_start is not None and r.time_start is not None and c.time_start.date() == r.time_start.date():
+    if cue_attaches(c.raw, _INTENT, shared):
+        return None  # "Andrew has plans for a hike in August" says the plan again; it reports nothing done
+    if (
+        c.time_start is not None
+        and r.time_start is not None
+        and c.time_start.date() == r.time_start.date()
+        and not {c.facts.grain, r.facts.grain} & _COARSE_GRAINS
+    ):
         return "the planned day's report"
     # on another day the plan must have a time that has come, and the words must say more: two content
     # words in common, not one girl's name ("Your future family is gonna be so lucky" is no plan to close)
+    # and the report comes while the plan is fresh: an outing months later is another outing ("went to a pet
+    # store in October" reports no June workshop, "a party in October" no trip in April)
     now = at or c.time_start
     if (
         r.time_start is not None
         and now is not None
-        and now >= r.time_start
+        and r.time_start <= now <= (r.time_end or r.time_start) + _REPORT_WINDOW
         and len(shared) >= 2
-        and _COMPLETED.search(c.raw)
+        and cue_attaches(c.raw, _COMPLETED, shared)
     ):
         return "reported done"
     return None
@@ -275,7 +235,11 @@ def decide_merge(
     for n in same_subject:
         r = n.record
         if c.slot and r.facts.slot == c.slot:
-            if _new_value(c, r) or c.change:
+            # without a new value, the change cue must be said of the slot's value or of what both share
+            # ("it changed John's view" moves no earlier event of John's)
+            slot_words = _value_words(c, r) | topic_terms(c.slot.split(":", 1)[1] if ":" in c.slot else "")
+            said_of = _shared_things(c, r, _shared_content(c, r)) | slot_words
+            if _new_value(c, r) or (c.change and cue_attaches(c.raw, _CHANGE_CUE, said_of)):
                 blocked = supersede_blockers(c.raw, r.raw, lang)
                 base = c.slot.split("|", 1)[-1]
                 if (
@@ -334,7 +298,14 @@ def decide_merge(
             return Merge(target=r.id, why="says the same thing again", similarity=round(n.similarity, 4))
         shared = _shared_content(c, r)
         shares_anchor = bool(cand_anchors & r.facts.anchors()) or len(shared) >= 2
-        closes_task = c.facts.status in ("done", "cancelled") and r.facts.status == "pending"
+        things = _shared_things(c, r, shared)
+        # "done" / "cancelled" must be said of the old plan's thing: "he still gets the job done" closes no
+        # plan about music, "用户刚刚通过了一次面试" none about a chat two days before
+        closes_task = (
+            c.facts.status in ("done", "cancelled")
+            and r.facts.status == "pending"
+            and cue_attaches(c.raw, _STATUS_CUE, things)
+        )
         if closes_task and r.kind.value in ("task", "plan") and shared:
             blocked = supersede_blockers(c.raw, r.raw, lang, people=False)
             if not blocked:
@@ -342,7 +313,12 @@ def decide_merge(
             held = held or _kept_both(r, blocked, f"task {c.facts.status}")
             continue
         dated_pair = {r.kind.value, c.kind.value} <= {"plan", "event", "task"}
-        if change and shares_anchor and (r.kind == c.kind or dated_pair):
+        if (
+            change
+            and shares_anchor
+            and (r.kind == c.kind or dated_pair)
+            and cue_attaches(c.raw, _CHANGE_CUE, things)
+        ):
             # a plan's new date is identified by the plan; a changed fact also by whom it is about
             blocked = supersede_blockers(c.raw, r.raw, lang, people=not dated_pair)
             if not blocked:
@@ -356,9 +332,9 @@ def decide_merge(
             continue
         if (
             polarity_differs
-            and _STANCE_CHANGE.search(c.raw)
             and {r.kind.value, c.kind.value} <= _LIKING_KINDS
-            and len(shared) >= 2
+            # the stance word is said of the thing both name: "I don't drink coffee anymore" of coffee
+            and cue_attaches(c.raw, _STANCE_CHANGE, shared)
         ):
             # "我喜欢喝咖啡" then "我现在不喝咖啡了": the same object, liked then refused (one is encoded as a
             # preference, the other as a constraint); the newer stance replaces the older one

@@ -1,0 +1,323 @@
+"""The merge suite (issue #15): what a new statement does to an older one, zh + en, through the public API
+(real encoder, embedder, slot model and store). Written for the general case, one class per row: real
+changes supersede; traps (third parties, one verb two meanings, same topic different fact, different ids,
+change or done words said of something else, chat greetings read as plans) keep both; paraphrases merge;
+cancellations and completions close the plan. The pure word rules of ``write/merge_words.py`` are checked
+on their own at the end."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from memscribe import Memory
+from memscribe.config import ReviewConfig, Settings
+from memscribe.models import Status
+from memscribe.write.merge_words import cue_attaches, object_terms
+
+OLD_AT = "2026-03-02T10:00:00+00:00"
+NEW_AT = "2026-04-06T10:00:00+00:00"
+
+
+@pytest.fixture(scope="module")
+def mem(tmp_path_factory):
+    m = Memory(home=tmp_path_factory.mktemp("merge-suite"))
+    yield m
+    m.close()
+
+
+def _write(mem: Memory, uid: str, turns: list[tuple[str, str]]) -> list:
+    for at, text in turns:
+        mem.add([{"role": "user", "content": text}], user_id=uid, at=at)
+    mem.flush()
+    return mem.list(user_id=uid, status="all")
+
+
+def _of(rows, word: str):
+    hits = [m for m in rows if word in m.text]
+    assert hits, f"no memory holds {word!r}: {[m.text for m in rows]}"
+    return hits
+
+
+# ------------------------------------------------------------------ real changes: the old value is retired
+REAL_CHANGES = [
+    # residence, stated positively and with a cue
+    ("en-residence", "I live in Seattle, close to the lake.", "I moved to Portland last week.", "Seattle"),
+    ("zh-residence", "我现在住在南京，离公司很近。", "我上周搬到苏州了。", "南京"),
+    # employer, a new job started
+    ("en-employer", "I work at Microsoft as a designer.", "I just started a new job at Amazon!", "Microsoft"),
+    ("zh-employer", "我在华为上班。", "我跳槽去腾讯了，下周一入职。", "华为"),
+    # diet / stance: liked, then refused
+    ("zh-diet", "我喜欢喝咖啡，每天早上一杯。", "我现在不喝咖啡了，改喝茶。", "每天早上一杯"),
+    (
+        "en-stance",
+        "I love drinking coffee in the morning.",
+        "I don't drink coffee anymore, I switched to tea.",
+        "morning",
+    ),
+    # schedule rule moved
+    (
+        "en-schedule",
+        "My piano lesson is every Tuesday at 5 pm.",
+        "The piano lesson moves to Thursdays at 5 pm.",
+        "Tuesday",
+    ),
+    ("zh-schedule", "每周三晚上七点我上瑜伽课。", "瑜伽课改到每周四晚上七点了。", "周三"),
+    # a plan's new date
+    (
+        "en-reschedule",
+        "My dentist appointment is on 12 March at 3 pm.",
+        "The dentist appointment got rescheduled to 19 March.",
+        "12",
+    ),
+    ("zh-reschedule", "下周五我要去北京出差。", "去北京出差改到下周一了。", "出差"),
+]
+
+
+@pytest.mark.parametrize(("case", "old", "new", "word"), REAL_CHANGES, ids=[c[0] for c in REAL_CHANGES])
+def test_a_real_change_retires_the_old_value(mem, case, old, new, word):
+    rows = _write(mem, case, [(OLD_AT, old), (NEW_AT, new)])
+    old_rows = [m for m in _of(rows, word) if m.text != rows[-1].text]
+    assert any(m.status == Status.superseded for m in old_rows), [(m.text, m.status) for m in rows]
+    assert sum(m.status == Status.active for m in rows) >= 1
+
+
+# ------------------------------------------------------------------ traps: both stay true
+TRAPS = [
+    # a third party's fact never replaces the speaker's own
+    ("en-third-sister", "I live in Chicago.", "My sister moved to Denver last month.", "Chicago"),
+    ("zh-third-husband", "我在上海工作。", "我老公在深圳工作，周末才回来。", "上海"),
+    ("en-third-friend", "I work at a bakery downtown.", "My friend Sam just got a job at Tesla.", "bakery"),
+    # one verb, two meanings: moving a meeting is no move of home
+    ("en-verb-moved", "I live in Austin, Texas.", "We moved the team meeting to Friday.", "Austin"),
+    ("zh-verb-挪", "我住在杭州西湖边。", "把周会挪到周五下午了。", "杭州"),
+    # same topic, a different fact: two likes, two allergies
+    ("en-same-topic", "I like jazz, especially Miles Davis.", "I also like classical music.", "jazz"),
+    ("zh-same-topic", "我对花生过敏。", "我对芒果也过敏。", "花生"),
+    # same template, different ids or numbers
+    ("en-ids", "Order A1234 has shipped.", "Order A5678 has shipped.", "A1234"),
+    ("zh-rooms", "我订了如家酒店301房间，3月5号入住。", "我又订了如家酒店302房间给爸妈住。", "301"),
+    # a change word said of something else
+    (
+        "en-change-else",
+        "I work as a barista at Blue Bottle.",
+        "A lot has changed since last time. I'm really enjoying my yoga classes.",
+        "barista",
+    ),
+    ("zh-change-else", "我每天晚上都去跑步。", "谢谢你的鼓励，让我不再那么沮丧。", "跑步"),
+    (
+        "en-life-changed",
+        "I love the intricacies of life on long summer drives.",
+        "Freestyling with old friends, it's crazy how life has changed.",
+        "summer drives",
+    ),
+    # "done" said of another thing
+    (
+        "en-done-else",
+        "I'm planning a trip to Japan in May 2026.",
+        "I finally finished the book I was reading.",
+        "Japan",
+    ),
+    ("zh-done-else", "我2026年5月要去云南旅游。", "今天终于把论文写完了。", "云南"),
+    # stance words that are no change
+    ("zh-stance-words", "我非常喜欢爬山。", "没关系，我下次再去爬山。", "非常喜欢"),
+    ("en-stance-words", "I love hiking with my dog.", "Can't wait to go hiking again!", "dog"),
+    # a stance word said of another thing than the old liking
+    ("en-stance-other", "I love green tea.", "I don't eat sweets anymore.", "green tea"),
+    # two trips, both true at their own times
+    ("en-two-trips", "I went to Paris in 2025.", "I'm going to Rome next month.", "Paris"),
+]
+
+
+@pytest.mark.parametrize(("case", "old", "new", "word"), TRAPS, ids=[c[0] for c in TRAPS])
+def test_a_trap_keeps_both_facts(mem, case, old, new, word):
+    rows = _write(mem, case, [(OLD_AT, old), (NEW_AT, new)])
+    assert {m.status for m in _of(rows, word)} == {Status.active}, [(m.text, m.status) for m in rows]
+
+
+def test_a_chat_farewell_is_no_plan_the_next_report_closes(mem):
+    # MemoryBank's "see you on 04-29" and that day's "the chat was fun" share a day and the word "chat"
+    rows = _write(
+        mem,
+        "farewell",
+        [
+            ("2026-04-28T20:00:00+00:00", "Talk to you tomorrow, see you then!"),
+            ("2026-04-29T20:00:00+00:00", "Chatting with you today was fun. I'm off to cook dinner now."),
+        ],
+    )
+    assert all(m.status == Status.active for m in rows), [(m.text, m.status) for m in rows]
+
+
+def test_an_outing_months_later_is_no_report_of_an_old_plan(mem):
+    # both about the dogs and a pet (in the words and in the photo caption), four months apart
+    rows = _write(
+        mem,
+        "later-outing",
+        [
+            (
+                "2026-05-20T10:00:00+00:00",
+                "I signed up for a workshop about bonding with my pet in June. "
+                "[shares a photo: a photography of a group of dogs]",
+            ),
+            (
+                "2026-10-18T10:00:00+00:00",
+                "I went to a pet store on Friday to buy toys for my dogs and it was great. "
+                "[shares a photo: a photography of a box of toys]",
+            ),
+        ],
+    )
+    assert {m.status for m in _of(rows, "workshop")} == {Status.active}
+
+
+def test_a_plan_is_not_closed_by_another_thing_on_its_day(mem):
+    rows = _write(
+        mem,
+        "same-day-other",
+        [
+            ("2026-05-04T09:00:00+00:00", "我5月6号下午要去医院复查。"),
+            ("2026-05-06T20:00:00+00:00", "今天在书店看到一本关于旅行的好书。"),
+        ],
+    )
+    assert {m.status for m in _of(rows, "复查")} == {Status.active}
+
+
+# ------------------------------------------------------------------ cancellations and completions
+CLOSES = [
+    (
+        "en-done-day",
+        ("2026-10-01T10:00:00+00:00", "Please book the vet check-up for Biscuit on 8 October at 10 am."),
+        ("2026-10-08T18:00:00+00:00", "The vet check-up today went well, Biscuit is healthy."),
+        "vet",
+    ),
+    (
+        "zh-done-day",
+        ("2026-10-01T10:00:00+00:00", "帮我约10月8号上午洗牙。"),
+        ("2026-10-08T18:00:00+00:00", "今天洗牙了，牙医说挺干净的。"),
+        "洗牙",
+    ),
+    (
+        "zh-done-later",
+        ("2026-12-01T10:00:00+00:00", "房东答应12月20号之前把主卧空调换掉。"),
+        ("2026-12-22T10:00:00+00:00", "主卧空调前天换好了，是台新的。"),
+        "空调",
+    ),
+    (
+        "en-cancel",
+        ("2026-06-01T10:00:00+00:00", "I booked a table at Nopa for dinner on 12 June."),
+        ("2026-06-05T10:00:00+00:00", "I cancelled the Nopa dinner on 12 June."),
+        "Nopa",
+    ),
+]
+
+
+@pytest.mark.parametrize(("case", "old", "new", "word"), CLOSES, ids=[c[0] for c in CLOSES])
+def test_a_cancelled_or_done_plan_is_closed(mem, case, old, new, word):
+    rows = _write(mem, case, [old, new])
+    first = min(_of(rows, word), key=lambda m: m.created_at)
+    assert first.status == Status.superseded, [(m.text, m.status) for m in rows]
+
+
+# ------------------------------------------------------------------ paraphrases merge
+PARAPHRASES = [
+    ("en-para", "I'm allergic to peanuts.", "I am allergic to peanuts."),
+    ("zh-para", "我不吃香菜。", "我不吃香菜的。"),
+    ("en-para-restated", "I work at Stripe.", "I work at Stripe, like I said."),
+]
+
+
+@pytest.mark.parametrize(("case", "old", "new"), PARAPHRASES, ids=[c[0] for c in PARAPHRASES])
+def test_a_paraphrase_is_one_memory(mem, case, old, new):
+    rows = _write(mem, case, [(OLD_AT, old), (NEW_AT, new)])
+    active = [m for m in rows if m.status == Status.active]
+    assert len(active) == 1, [(m.text, m.status) for m in rows]
+    assert len(active[0].sources) == 2  # both statements are its sources
+
+
+# ------------------------------------------------------------------ rollback of a superseded memory
+@pytest.mark.parametrize(
+    ("case", "old", "new", "word"),
+    [
+        ("en-rollback", "I live in Seattle, close to the lake.", "I moved to Portland last week.", "Seattle"),
+        ("zh-rollback", "我现在住在南京，离公司很近。", "我上周搬到苏州了。", "南京"),
+    ],
+)
+def test_rolling_back_a_superseded_memory_retires_its_successor(mem, case, old, new, word):
+    rows = _write(mem, case, [(OLD_AT, old), (NEW_AT, new)])
+    before = next(m for m in rows if word in m.text)
+    assert before.status == Status.superseded
+    newer = mem.get(before.superseded_by)
+    back = mem.rollback(before.id, 1)
+    assert back.status == Status.active and back.superseded_by is None
+    retired = mem.get(newer.id)
+    # never both values active: the newer one now points to the restored one, and says why
+    assert retired.status == Status.superseded and retired.superseded_by == before.id
+    assert "rollback" in mem.history(newer.id)[-1].reason
+    assert [m.id for m in mem.list(user_id=case)] == [before.id]
+
+
+# ------------------------------------------------------------------ review: approving touches only its target
+@pytest.mark.parametrize(
+    ("case", "turns", "standing"),
+    [
+        (
+            "en-review",
+            [
+                "Always pay my rent of $2600 on the 5th of each month.",
+                "I got a new salary card, it's with Wells Fargo bank now.",
+            ],
+            "rent",
+        ),
+        ("zh-review", ["每月5号帮我交房租2600元。", "我换了新工资卡，现在是工商银行的。"], "房租"),
+    ],
+)
+def test_approving_a_held_change_leaves_unrelated_memories_alone(tmp_path, case, turns, standing):
+    with Memory(
+        settings=Settings(home=tmp_path / "s", review=ReviewConfig(rules={"money": [r"salary card|工资卡"]}))
+    ) as m:
+        for at, text in zip((OLD_AT, NEW_AT), turns, strict=True):
+            m.add([{"role": "user", "content": text}], user_id=case, at=at)
+        m.flush()
+        held = m.review_queue(user_id=case)
+        assert len(held) == 1 and held[0].state.pending is not None
+        target = held[0].state.pending.target
+        m.approve(held[0].id)
+        for rec in m.list(user_id=case, status="all"):
+            if rec.id != target:  # only the held change's own target may be retired
+                assert rec.status == Status.active, (rec.text, rec.status)
+        assert any(standing in r.text for r in m.list(user_id=case))
+
+
+# ------------------------------------------------------------------ the word rules, pure
+@pytest.mark.parametrize(
+    ("text", "absent"),
+    [
+        # the day, the speaker and the chat are no object of a plan
+        ("用户2023-04-29又来找你聊天啦。", {"2023-04-29", "用户", "聊天"}),
+        ("The user is back to chat with you again on 2023-04-29.", {"user", "chat", "2023-04-29", "back"}),
+        ("今天心情不太好，明天再说。", {"今天", "明天"}),
+        ("A lot has happened, it's crazy how life has changed.", {"lot", "crazy", "life"}),
+        (
+            "Audrey took the pups to the park [shares a photo: a dog].",
+            {"audrey", "took", "shares", "photo", "dog"},
+        ),
+    ],
+)
+def test_object_terms_leave_out_days_speakers_chat_and_feelings(text, absent):
+    assert not object_terms(text, names=["Audrey"]) & absent
+
+
+@pytest.mark.parametrize(
+    ("raw", "cue", "about", "attaches"),
+    [
+        ("A lot has changed since last time. I'm enjoying my new job.", r"changed", {"job"}, False),
+        ("So the closure moves to 21-26 October.", r"moves to", {"closure"}, True),
+        ("Even though this player is a bit old, he still gets the job done.", r"done", {"album"}, False),
+        ("中期报告的截止改到下周五了。", r"改到", {"中期报告", "截止"}, True),
+        ("谢谢你的关心，让我不再那么无助。", r"不再", {"活动"}, False),
+        ("Des Moines was great too. We met a dairy.", r"was great", {"des", "moines"}, True),
+        ("Nice! [shares a photo: the closure moved to May]", r"moved", {"closure"}, False),
+    ],
+)
+def test_a_cue_attaches_only_to_a_thing_in_its_clause(raw, cue, about, attaches):
+    assert cue_attaches(raw, re.compile(cue, re.IGNORECASE), about) is attaches
