@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import typer
@@ -75,17 +76,8 @@ def bench_audit(
 ) -> None:
     """Ingest one conversation; print N memories (fixed seed) beside their source turns, with a grade column."""
     from memscribe.bench.audit import render_markdown, run_audit
-    from memscribe.errors import MemscribeError
 
-    try:
-        md = render_markdown(run_audit(data, conv, n=n, seed=seed))
-    except MemscribeError as exc:
-        console.print(f"[red]error:[/red] {exc}", markup=True, highlight=False)
-        raise typer.Exit(2) from exc
-    typer.echo(md)
-    if out is not None:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(md, encoding="utf-8")
+    _print_markdown(lambda: render_markdown(run_audit(data, conv, n=n, seed=seed)), out)
 
 
 @bench_app.command("contexts")
@@ -101,10 +93,18 @@ def bench_contexts(
 ) -> None:
     """N questions (fixed seed), each with its evidence turns and its context, one gradable row per line."""
     from memscribe.bench.contexts import render_markdown, run_contexts
+
+    _print_markdown(
+        lambda: render_markdown(run_contexts(data, n=n, seed=seed, budget=budget, stores=stores)), out
+    )
+
+
+def _print_markdown(render: Callable[[], str], out: Path | None) -> None:
+    """A gradable Markdown printout to stdout (and ``out``); a typed error exits 2 with its message."""
     from memscribe.errors import MemscribeError
 
     try:
-        md = render_markdown(run_contexts(data, n=n, seed=seed, budget=budget, stores=stores))
+        md = render()
     except MemscribeError as exc:
         console.print(f"[red]error:[/red] {exc}", markup=True, highlight=False)
         raise typer.Exit(2) from exc
