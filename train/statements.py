@@ -1,8 +1,7 @@
 """Train the statement judgements — keep/drop (``statement_keep``), long/working of a kept statement
 (``statement_term``) and kind (``statement_kind``) — on ``data/labelled/statements/{zh,en}_{train,test}.jsonl``
 and print per-class precision / recall / F1 on the fixed test split: all, its slice of real hand-labelled dev
-turns, zh and en; also the 3-way route (long / working / drop) the two route models give together, and the
-confusion matrices of keep/drop and of kind (all, real) — which classes are mixed up, not only how much.
+turns, zh and en; also the 3-way route (long / working / drop) the two route models give together.
 
     .venv/bin/python train/statements.py            # retrain, report, write src/memscribe/judge/weights/
     .venv/bin/python train/statements.py --check    # report the shipped weights only
@@ -133,34 +132,6 @@ def evaluate_shipped(test: list[dict]) -> dict[str, dict]:
     }
 
 
-def print_confusion(title: str, y: list[str], pred: list[str]) -> None:
-    """Rows gold, columns predicted: which classes a model mixes up (the per-class P/R say only how much)."""
-    classes = sorted(set(y) | set(pred))
-    at = {c: i for i, c in enumerate(classes)}
-    m = np.zeros((len(classes), len(classes)), dtype=int)
-    for g, p in zip(y, pred, strict=True):
-        m[at[g], at[p]] += 1
-    print(f"\n{title} confusion (rows gold, columns predicted):")
-    print("  " + " " * 12 + "".join(f"{c[:6]:>7}" for c in classes))
-    for c in classes:
-        print(f"  {c:<12}" + "".join(f"{v:>7}" for v in m[at[c]]))
-
-
-def shipped_confusions(test: list[dict]) -> None:
-    js = judge(test)
-    print_confusion(
-        f"{KEEP_MODEL} [all]",
-        [TASKS[KEEP_MODEL][1](it) for it in test],
-        ["drop" if j.route == "drop" else "keep" for j in js],
-    )
-    kept = [i for i, it in enumerate(test) if it["route"] != "drop"]
-    for part, keep in (("all", lambda it: True), ("real", is_real)):
-        idx = [i for i in kept if keep(test[i])]
-        print_confusion(
-            f"{KIND_MODEL} [{part}]", [test[i]["kind"] for i in idx], [str(js[i].kind) for i in idx]
-        )
-
-
 def choose(
     grams, x: np.ndarray, y: list[str], groups: list[str], grid: tuple[tuple[float, float], ...]
 ) -> tuple[tuple[float, float], dict]:
@@ -217,7 +188,6 @@ def main() -> None:
     for name, report in reports.items():
         for part, s in report.items():
             print_scores(f"{name} [{part}]", s)
-    shipped_confusions(test)
     if not args.check:
         import json
 

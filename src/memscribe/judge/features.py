@@ -37,43 +37,6 @@ _SUGGEST = re.compile(
     r"\b(?:i suggest|i recommend|you could|you might|how about|why not|maybe try|consider|i'd recommend)\b",
     re.IGNORECASE,
 )
-# Cues for the kind boundaries the kind model confused most on the training split's out-of-fold predictions
-# (README of data/labelled/statements): when (future / past / ongoing), who acts (a request to the assistant,
-# a standing rule for it), and relation wording. Word lists, not decisions: the model weighs them.
-_FUTURE = re.compile(
-    r"打算|计划|准备|想去|要去|将要|以后要|下(?:周|个月|学期|次)|明(?:天|年|早|晚)|后天|过几天"
-    r"|\b(?:will|gonna|going to|plan(?:ning)? to|thinking (?:of|about)|next (?:week|month|year|time)|tomorrow|"
-    r"soon|considering)\b|'ll\b",
-    re.IGNORECASE,
-)
-_PAST = re.compile(
-    r"已经|已|刚刚|刚|昨天|前天|上(?:周|个月|次|学期)|去年|那天|了[，。！!,.]?$|过了"
-    r"|\b(?:yesterday|last (?:week|month|year|night|weekend|time)|ago|just (?:got|had|did|finished)|"
-    r"was|were|went|got|had|did|made|bought|started|finished)\b|\b\w{3,}ed\b",
-    re.IGNORECASE,
-)
-_ONGOING = re.compile(
-    r"最近|一直|这几天|这段时间|正在|在学|平时|\b(?:lately|recently|these days|been \w+ing|currently|always|"
-    r"usually|still)\b",
-    re.IGNORECASE,
-)
-_REQUEST = re.compile(
-    r"^(?:请|麻烦)?(?:你)?帮(?:我|他|她|忙)|^给我|麻烦你|能不能帮|可以帮我|提醒我|^(?:订|约|挂|买|查|发|改)"
-    r"|\b(?:can you|could you|would you|please (?:book|send|set|find|add|check|order|remind|get)|remind me|"
-    r"book me|set up|sort out)\b|^(?:book|send|set|find|add|check|order|get|grab|put|translate|draft|make)\b",
-    re.IGNORECASE,
-)
-_STANDING = re.compile(
-    r"以后|今后|往后|每次|一律|一直用|都用|都别|从今天起|\b(?:from now on|always|never|every time|going forward|"
-    r"in future|any time|whenever)\b",
-    re.IGNORECASE,
-)
-_RELATION = re.compile(
-    r"是我(?:的)?(?:\S{0,4})(?:同事|同学|朋友|老板|领导|导师|老师|邻居|表[哥姐弟妹]|男朋友|女朋友|对象|老公|老婆)|"
-    r"我(?:的)?(?:同事|同学|朋友|老板|领导|导师|老师|邻居|对象)(?:是|叫)|认识.{0,4}年|在一起.{0,4}年"
-    r"|\bis my\b|\b(?:known|friends with|dating|married to|together since|engaged to)\b",
-    re.IGNORECASE,
-)
 _CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("explicit", lx.EXPLICIT),
     ("milestone", lx.MILESTONE),
@@ -94,12 +57,6 @@ _CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("second_person", _SECOND),
     ("assistant_did", _ASSISTANT_DID),
     ("suggest", _SUGGEST),
-    ("future", _FUTURE),
-    ("past", _PAST),
-    ("ongoing", _ONGOING),
-    ("request", _REQUEST),
-    ("standing", _STANDING),
-    ("relation", _RELATION),
 )
 
 STATEMENT_FEATURES: tuple[str, ...] = (
