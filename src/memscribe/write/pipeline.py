@@ -93,6 +93,14 @@ def _redelivered(
     return None
 
 
+def _own_trigger(text: str, role: str, turn: TriggerResult) -> TriggerResult:
+    """A statement's own cues decide its kind and slot; "remember this" said of the turn holds for all of it."""
+    own = trigger(text, role=role)
+    if not own.fire:
+        return turn
+    return own.model_copy(update={"signals": own.signals | (turn.signals & _TURN_SIGNALS)})
+
+
 def _assistant_decision(turn: AssistantTurn, long_term_min: float) -> FilterDecision:
     if turn.route == "drop":
         return FilterDecision(
@@ -279,19 +287,6 @@ class WritePipeline:
             cands: list[Candidate] = []
             if decision.route != "drop" and assistant:
                 cands = [self._encode_assistant(turn, clean, lang, at, trig, decision)]
-            elif decision.route != "drop" and question is not None:
-                # an elliptical answer is one statement with the question it answers
-                cand = self.encoder.encode(
-                    clean,
-                    at=at,
-                    speaker=m.name,
-                    trig=trig,
-                    decision=decision,
-                    sentences=sentences,
-                    conversational=conversational,
-                    addressee=addressee,
-                )
-                cands = [carry_question(cand, question, lang)]
             elif decision.route != "drop":
                 cands = self._encode_statements(
                     clean,
@@ -304,7 +299,11 @@ class WritePipeline:
                     decision=decision,
                     conversational=conversational,
                     addressee=addressee,
+                    # an elliptical answer is one statement with the question it answers
+                    split=question is None and self._splits(conversational),
                 )
+                if question is not None:
+                    cands = [carry_question(cands[0], question, lang)]
             items.append(
                 Analysed(
                     index=i,
@@ -319,6 +318,11 @@ class WritePipeline:
             asked = asked_in(mid, m, sentences)
         return items, privacy
 
+    def _splits(self, conversational: bool) -> bool:
+        """Whether a kept turn is written as its statements (``write.statement_units``)."""
+        units = self.cfg.statement_units
+        return units == "always" or (units == "one_to_one" and not conversational)
+
     def _encode_statements(
         self,
         clean: str,
@@ -332,42 +336,44 @@ class WritePipeline:
         decision: FilterDecision,
         conversational: bool,
         addressee: str | None,
+        split: bool,
     ) -> list[Candidate]:
-        """One candidate per statement of a kept turn (write/statements.py); each keeps the whole turn as its
-        raw evidence. A statement of nothing but pleasantries or questions to the listener is not written."""
-        groups = [
-            g
-            for g in statement_groups(sentences, lang)
-            if any(s.informative and not says_nothing_of_speaker(s, lang) for s in g)
-        ]
-        split = self.cfg.statement_units == "always" or (
-            self.cfg.statement_units == "one_to_one" and not conversational
+        """The kept turn as one candidate, or with ``split`` one per statement (write/statements.py), each with
+        the whole turn as its raw evidence. A statement of nothing but pleasantries or questions to the listener
+        is not written."""
+        groups = (
+            [
+                g
+                for g in statement_groups(sentences, lang)
+                if any(s.informative and not says_nothing_of_speaker(s, lang) for s in g)
+            ]
+            if split
+            else []
         )
-        if len(groups) <= 1 or not split:
-            groups = [sentences]
         sep = "" if lang == "zh" else " "
-        out: list[Candidate] = []
-        for group in groups:
-            text = clean if len(groups) == 1 else sep.join(s.text for s in group)
-            own = trigger(text, role=role) if len(groups) > 1 else trig
-            # the statement's own cues decide its kind and slot; "remember this" said of the turn holds for all
-            own = (
-                own.model_copy(update={"signals": own.signals | (trig.signals & _TURN_SIGNALS)})
-                if own.fire
-                else trig
-            )
-            cand = self.encoder.encode(
+        units = (
+            [(clean, sentences, trig)]
+            if len(groups) <= 1
+            else [
+                (text, g, _own_trigger(text, role, trig))
+                for g in groups
+                for text in [sep.join(s.text for s in g)]
+            ]
+        )
+        out = [
+            self.encoder.encode(
                 text,
                 at=at,
                 speaker=speaker,
-                trig=own,
+                trig=unit_trig,
                 decision=decision,
                 sentences=group,
                 conversational=conversational,
                 addressee=addressee,
             )
-            out.append(cand.model_copy(update={"raw": clean}) if len(groups) > 1 else cand)
-        return out
+            for text, group, unit_trig in units
+        ]
+        return out if len(units) == 1 else [c.model_copy(update={"raw": clean}) for c in out]
 
     def _encode_assistant(
         self,
