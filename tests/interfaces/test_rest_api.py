@@ -476,16 +476,11 @@ def test_ui_escapes_memory_text_and_refuses_cross_site_posts(server):
     assert c.get("/v1/users", headers={"Cookie": f"memscribe_session={sid}"}).status_code == 401
 
 
-def test_long_digit_runs_are_answered_quickly(server):
-    """A 30 KB run of digits once took minutes in the trigger's amount pattern (quadratic backtracking):
-    one request could hold a worker thread that long."""
-    import time
-
+def test_long_digit_runs_are_answered(server):
+    """A 30 KB run of digits once took minutes in the trigger's amount pattern (quadratic backtracking): one
+    request could hold a worker thread that long. The request is answered; that the rule stages grow linearly
+    with such input is asserted by ratio in tests/unit/test_trigger_growth.py."""
     c, A = server["c"], server["A"]
     for text in ("1" * 30_000, "1," * 15_000):
-        t0 = time.perf_counter()
         r = c.post("/v1/memories", json={"messages": text, "user_id": "redos"}, headers=A)
-        assert r.status_code == 200 and time.perf_counter() - t0 < 5, (
-            r.status_code,
-            time.perf_counter() - t0,
-        )
+        assert r.status_code == 200, r.text

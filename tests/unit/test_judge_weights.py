@@ -8,7 +8,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -58,17 +57,6 @@ def test_judge_statements_keeps_facts_and_drops_pleasantries_in_both_languages()
         assert j.kind == max(j.p_kind, key=j.p_kind.__getitem__)
         # the route agrees with the keep model: dropped iff p(drop) > 0.5
         assert (j.route == "drop") == (j.p_route["drop"] > 0.5)
-
-
-def test_judge_statements_is_cheap_per_statement():
-    texts = [f"我下周{i}号要去上海出差" if i % 2 else f"I moved to Denver in week {i}" for i in range(40)]
-    emb = _embed(texts)
-    kw = dict(roles=["user"] * 40, has_prev=[False] * 40, langs=[None] * 40)
-    judge_statements(emb[:1], texts[:1], **{k: v[:1] for k, v in kw.items()})  # load the models once
-    t = time.perf_counter()
-    judge_statements(emb, texts, **kw)
-    per = (time.perf_counter() - t) / len(texts)
-    assert per < 1e-3, per  # the budget of #14; ~0.16 ms measured here with the machine under load
 
 
 def test_judge_statements_rejects_bad_input_with_typed_errors():

@@ -181,3 +181,17 @@ def bench_ingest(
     if n < 1:
         raise typer.BadParameter("--n must be positive")
     run_ingest_bench(n, out_dir=out, console=console, keep=keep)
+
+
+@bench_app.command("components")
+def bench_components(
+    repeat: int = typer.Option(30, "--repeat", min=1, help="Calls per stage (the median is reported)"),
+    out: Path | None = typer.Option(None, "--out", help="Write the Markdown tables here too"),
+) -> None:
+    """Each rule / judge stage's cost per call as a ratio to embedding the same text, and its growth with input."""
+    from memscribe.bench.components import measure_components, measure_growth, render
+
+    costs, growth = measure_components(repeat), measure_growth(max(3, repeat // 6))
+    _print_markdown(lambda: render(costs, growth), out)
+    if not all(c.ok for c in costs) or not all(g.ok for g in growth):
+        raise typer.Exit(1)
