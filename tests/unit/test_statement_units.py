@@ -34,18 +34,23 @@ def _groups(text: str, lang: str) -> list[str]:
             "en",
             ["My brother moved to Denver last month. He works at Google now."],
         ),
-        # an opening cheer and a closing fragment ride with the statement
+        # a cheer stands alone (the caller drops it as saying nothing); a question rides with its statement
         (
             "Wow! I finally adopted a dog named Max. So cute!",
             "en",
-            ["Wow! I finally adopted a dog named Max. So cute!"],
+            ["Wow!", "I finally adopted a dog named Max.", "So cute!"],
+        ),
+        (
+            "I moved to Austin last month. Can you find me a gym near Zilker Park?",
+            "en",
+            ["I moved to Austin last month. Can you find me a gym near Zilker Park?"],
         ),
         ("我对花生过敏。下周三我要去北京出差。", "zh", ["我对花生过敏。", "下周三我要去北京出差。"]),
         ("我表哥搬到南京了。他在那边的银行上班。", "zh", ["我表哥搬到南京了。他在那边的银行上班。"]),
         (
             "真的吗？我上个月换了工作，现在在一家设计公司。",
             "zh",
-            ["真的吗？我上个月换了工作，现在在一家设计公司。"],
+            ["真的吗？", "我上个月换了工作，现在在一家设计公司。"],
         ),
     ],
 )
@@ -140,5 +145,48 @@ def test_one_memory_per_turn_when_configured(tmp_path) -> None:  # type: ignore[
     try:
         m.add("我对花生过敏。下周三我要去北京出差。", user_id="u", at="2026-12-01T10:00:00+08:00")
         assert len(m.list(user_id="u")) == 1
+    finally:
+        m.close()
+
+
+@pytest.mark.parametrize(
+    ("message", "kept"),
+    [
+        ("那真是个好建议。我下周三要去北京出差。太感谢了。", "用户2026-12-09要去北京出差。"),
+        (
+            "That's a great idea. I moved to Austin last month. Hope we talk again soon.",
+            "The user moved to Austin in 2026-11.",
+        ),
+    ],
+)
+def test_a_split_turn_keeps_only_the_statements_the_learned_judge_keeps(tmp_path, message, kept) -> None:  # type: ignore[no-untyped-def]
+    m = Memory(settings=Settings(home=tmp_path, write=WriteConfig(verify="off")))
+    try:
+        m.add(message, user_id="u", at="2026-12-01T10:00:00+08:00")
+        assert [r.text for r in m.list(user_id="u")] == [kept]
+    finally:
+        m.close()
+
+
+def test_a_turn_of_nothing_but_thanks_stays_as_the_filter_chose(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # the statement judge only chooses among a split turn's statements; whether a turn is kept at all is the
+    # filter's decision, so a turn whose every statement it would drop is not silently lost here
+    m = Memory(settings=Settings(home=tmp_path, write=WriteConfig(verify="off")))
+    try:
+        report = m.add(
+            "谢谢你的建议，我会试试的。那真是个好主意。", user_id="u", at="2026-12-01T10:00:00+08:00"
+        )
+        assert len(report.items) == 1
+        stored = m.list(user_id="u")
+        assert len(stored) <= 1 and all("我" not in r.text for r in stored)
+    finally:
+        m.close()
+
+
+def test_in_a_message_to_an_assistant_you_is_the_assistant(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    m = Memory(settings=Settings(home=tmp_path, write=WriteConfig(verify="off")))
+    try:
+        m.add("我很喜欢你上次推荐的那本《小王子》。", user_id="u", at="2026-12-01T10:00:00+08:00")
+        assert [r.text for r in m.list(user_id="u")] == ["用户很喜欢助手上次推荐的那本《小王子》。"]
     finally:
         m.close()

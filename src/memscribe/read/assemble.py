@@ -36,8 +36,9 @@ def _date(rec: MemoryRecord) -> str:
     return dt.strftime("%Y-%m-%d %H:%M") if gran_time else dt.strftime("%Y-%m-%d")
 
 
-def format_line(rec: MemoryRecord) -> str:
-    return f"[{label_for(rec)} · {_date(rec)}] {rec.text}"
+def format_line(rec: MemoryRecord, *said_with: str) -> str:
+    """One context line: the memory labelled and dated, then the statements said with it (its siblings)."""
+    return " ".join((f"[{label_for(rec)} · {_date(rec)}] {rec.text}", *said_with))
 
 
 def pack_lines(lines: list[str], budget: int, *, max_items: int | None = None) -> tuple[list[int], int]:

@@ -71,18 +71,34 @@ def assemble_context(
     header = _MEMORIES_HEADER if blocks else ""
     budget = mem_budget - count_tokens(header)
     lines = [format_line(s.record) for s in scored]
+    groups = [[i] for i in range(len(scored))]
     if expand is not None and scored:
         fit, _ = pack_lines(lines, budget, max_items=max_items)
         head = expand([scored[i] for i in fit])
         placed = {s.record.id for s in head}
         scored = head + [s for s in scored if s.record.id not in placed]
-        lines = [format_line(s.record) for s in scored]
-    chosen, _ = pack_lines(lines, budget, max_items=max_items)
+        groups = _message_groups(scored)
+        # the statements said together are one line under one label: they were one message
+        lines = [format_line(scored[g[0]].record, *(scored[i].record.text for i in g[1:])) for g in groups]
+    fitted, _ = pack_lines(lines, budget, max_items=max_items)
+    chosen = [i for g in fitted for i in groups[g]]
     items = [Hit(memory=scored[i].record, score=scored[i].score, why=scored[i].why) for i in chosen]
     parts = list(blocks.values())
     if chosen:
-        parts.append(header + "\n".join(lines[i] for i in chosen))
+        parts.append(header + "\n".join(lines[g] for g in fitted))
     text = "\n\n".join(parts)
     tokens = count_tokens(text)
     assert tokens <= budget_tokens, "context assembly exceeded its budget"
     return Context(text=text, items=items, tokens=tokens, budget_tokens=budget_tokens, blocks=blocks)
+
+
+def _message_groups(scored: list[Scored]) -> list[list[int]]:
+    """Indices of ``scored`` grouped as lines: a memory with the siblings placed right after it."""
+    groups: list[list[int]] = []
+    for i, s in enumerate(scored):
+        lead = s.why.get("sibling_of")
+        if groups and lead is not None and lead in {scored[j].record.id for j in groups[-1]}:
+            groups[-1].append(i)
+        else:
+            groups.append([i])
+    return groups

@@ -36,6 +36,7 @@ from memscribe.decisions import (
 )
 from memscribe.decisions import Merge as MergeDecisionMerge
 from memscribe.judge.slots import guess_slot
+from memscribe.judge.statements import judge_statements
 from memscribe.lang.address import strip_vocatives
 from memscribe.lang.clauses import Sentence, split_sentences
 from memscribe.lang.entities import extract_entities
@@ -278,9 +279,12 @@ class WritePipeline:
                 },
                 detail={"trigger": list(trig.reasons)},
             )
-            # in a two-person chat "you" is the other speaker; with more, whom "you" means is unknown
+            # in a two-person chat "you" is the other speaker; with more, whom "you" means is unknown; a user
+            # speaking to an assistant means the assistant
             listeners = names - {m.name}
             addressee = next(iter(listeners)) if conversational and len(listeners) == 1 else None
+            if not conversational and m.role == "user":
+                addressee = ASSISTANT_SUBJECT["zh" if lang == "zh" else "en"]
             question = None if assistant else answered(asked, m, sentences)
             if question is not None:
                 decision, sentences = keep_answer(decision, sentences, self.cfg.long_term_min)
@@ -351,12 +355,14 @@ class WritePipeline:
             else []
         )
         sep = "" if lang == "zh" else " "
+        kept = self._worth_keeping(groups, lang, sep) if len(groups) > 1 else []
+        whole = not kept  # one memory of the whole turn, as the filter chose to keep it
         units = (
             [(clean, sentences, trig)]
-            if len(groups) <= 1
+            if whole
             else [
                 (text, g, _own_trigger(text, role, trig))
-                for g in groups
+                for g in kept
                 for text in [sep.join(s.text for s in g)]
             ]
         )
@@ -373,7 +379,21 @@ class WritePipeline:
             )
             for text, group, unit_trig in units
         ]
-        return out if len(units) == 1 else [c.model_copy(update={"raw": clean}) for c in out]
+        return out if whole else [c.model_copy(update={"raw": clean}) for c in out]
+
+    def _worth_keeping(self, groups: list[list[Sentence]], lang: str, sep: str) -> list[list[Sentence]]:
+        """The statements of a split turn the learned statement judge would keep: thanks, praise of a
+        suggestion, a wish to chat again ("太感谢了。", "That's a great idea.") are no memory of their own once
+        the turn is split. When it would keep none, the turn stays whole (the filter already chose to keep it)."""
+        texts = [sep.join(s.text for s in g) for g in groups]
+        judged = judge_statements(
+            np.asarray(self.embedder.embed_passages(texts), dtype=np.float32),
+            texts,
+            roles=["user"] * len(texts),
+            has_prev=[False] * len(texts),
+            langs=[lang] * len(texts),
+        )
+        return [g for g, j in zip(groups, judged, strict=True) if j.route != "drop"]
 
     def _encode_assistant(
         self,

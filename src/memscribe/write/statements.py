@@ -10,8 +10,8 @@ turn said is out of reach.
 A statement is a sentence, together with what cannot stand without it:
 - a sentence that leans on the one before — it opens with a pronoun or a connective ("It was made for a local
   church…", "So I want to…", "他在南京上班", "所以…") — continues that statement;
-- a fragment (a question, a reaction, or a single content term: "Keep it up!", "真的") is not a statement
-  of its own and rides with its neighbour.
+- a question or a fragment of a single content term is not a statement of its own and rides with the one
+  before it; a reaction or pleasantry ("Wow!", "太感谢了。") stands alone, and says nothing to keep.
 Pure logic over the splitter's sentences; the encoder writes each unit's canonical sentence.
 """
 
@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 
+from memscribe.lang import lexicon as lx
 from memscribe.lang.clauses import Sentence
 
 __all__ = ["MIN_TERMS", "statement_groups"]
@@ -42,13 +43,15 @@ def _fragment(sentence: Sentence) -> bool:
 
 
 def statement_groups(sentences: list[Sentence], lang: str) -> list[list[Sentence]]:
-    """The turn's sentences grouped into statements, in order; every sentence lands in exactly one group."""
+    """The turn's sentences grouped into statements, in order; every sentence lands in exactly one group.
+
+    A reaction or pleasantry ("Wow!", "That's a great idea.", "太感谢了。") is a group of its own, which the
+    caller drops as saying nothing; a question or a short fragment rides with the statement before it."""
     groups: list[list[Sentence]] = []
     for s in sentences:
-        if groups and (_leans(s, lang) or _fragment(s)):
-            groups[-1].append(s)
-        elif groups and all(_fragment(g) for g in groups[-1]):
-            # a turn that opens with a fragment ("Wow!", "真的？") hands it to its first real statement
+        alone = s.reaction or bool(lx.PLEASANTRY.match(s.text))
+        follows = bool(groups) and not all(g.reaction or lx.PLEASANTRY.match(g.text) for g in groups[-1])
+        if not alone and follows and (_leans(s, lang) or _fragment(s)):
             groups[-1].append(s)
         else:
             groups.append([s])
