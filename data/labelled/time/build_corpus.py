@@ -623,6 +623,30 @@ for t, s in [("a fortnight ago", "W2026-02-16"), ("in a couple of days", "2026-0
 
 
 # ---------------------------------------------------------------- write
+# ================================================================ anchored offsets (both languages; appended last so
+# the ids above stay as they were): a time counted from another time, checked by hand on the calendar
+for t, d in [("下个月的今天", "2026-07-08"), ("三个月后的今天", "2026-09-08"), ("一年后的今天", "2027-06-08"),
+             ("明年的今天", "2027-06-08"), ("下周五往后推一周", "2026-06-26"), ("6月20号之后的第三天", "2026-06-23"),
+             ("6月20日的三天后", "2026-06-23"), ("下周一的一周后", "2026-06-22"), ("两周后的周四", "2026-06-25"),
+             ("一周后的周五", "2026-06-19"), ("明天再过三天", "2026-06-12"), ("后天再过两天", "2026-06-12"),
+             ("7月1号的两天前", "2026-06-29"), ("6月30号的一周后", "2026-07-07"), ("下周三再过两天", "2026-06-19"),
+             ("三周后的星期一", "2026-06-29")]:  # fmt: skip
+    zh("anchored_offset", t, "ZA", d)
+for t, d in [("2月3号的两天后", "2026-02-05"), ("下个月的今天", "2026-02-28")]:
+    zh("anchored_offset", t, "ZC", d)
+for t, d in [("two weeks from this Thursday", "2026-03-19"), ("three days after tomorrow", "2026-03-09"),
+             ("two days before Friday", "2026-03-04"), ("10 days after March 20", "2026-03-30"),
+             ("a week after March 20", "2026-03-27"), ("the day after March 20", "2026-03-21"),
+             ("the day before March 20", "2026-03-19"), ("a month after March 20", "2026-04-20"),
+             ("two weeks after Monday", "2026-03-23"), ("five days from tomorrow", "2026-03-11"),
+             ("the day after Christmas", "2026-12-26"), ("the day before Thanksgiving", "2026-11-25"),
+             ("three days before April 1", "2026-03-29"), ("two weeks from this Saturday", "2026-03-21")]:  # fmt: skip
+    en("anchored_offset", t, "EA", d)
+for t, d in [("three days after November 10", "2026-11-13"),
+             ("the day after Thanksgiving", "2026-11-27")]:  # fmt: skip
+    en("anchored_offset", t, "EB", d)
+
+
 def build() -> dict[str, list[dict[str, object]]]:
     out: dict[str, list[dict[str, object]]] = {"zh": [], "en": []}
     seen: set[tuple[str, str, str]] = set()

@@ -24,6 +24,7 @@ from datetime import UTC, datetime, timedelta
 from functools import lru_cache
 from typing import Literal
 
+from memscribe.lang.timeparse_anchor import anchored
 from memscribe.lang.timeparse_en import (
     AM_WORDS,
     PM_WORDS,
@@ -295,7 +296,9 @@ def _resolve_times(text: str, at: datetime, lang: Literal["zh", "en"] | None = N
     spans += en_spans(c)
     return [
         TimeMention(text[s.start : s.end], s.start, s.end, s.t0, s.t1, s.gran, s.relative, s.rec)
-        for s in _finish(c, _standing(c, _attach(c, _ranges(c, _absorb_weekdays(c, _dedupe(spans))))))
+        for s in _finish(
+            c, _standing(c, _attach(c, _ranges(c, anchored(c, _absorb_weekdays(c, _dedupe(spans))))))
+        )
         if s.t0 <= s.t1
     ]
 

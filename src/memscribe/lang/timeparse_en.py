@@ -417,6 +417,9 @@ def _num(s: str) -> int:
     return int(s) if s.isdigit() else _NUMS.get(s, 1)  # a / an -> 1
 
 
+NUM_RE, num_value = _NUM, _num  # for the anchored-offset pass (timeparse_anchor.py)
+
+
 def _month(word: str) -> int | None:
     """Month number; abbreviations and the ambiguous words May/March/August must be capitalised."""
     low = word.lower()
