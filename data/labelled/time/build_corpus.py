@@ -647,6 +647,18 @@ for t, d in [("three days after November 10", "2026-11-13"),
     en("anchored_offset", t, "EB", d)
 
 
+# ================================================================ a weekday said before its date, and a day of the
+# month said without its month (session 9; appended last as well)
+for t, d in [("Thursday, 19 March", "2026-03-19"), ("Friday 20 March", "2026-03-20"), ("on the 15th", "2026-03-15"),
+             ("by the 3rd", "2026-04-03"), ("Friday the 13th", "2026-03-13"), ("the 20th of this month", "2026-03-20"),
+             ("on Monday the 9th", "2026-03-09")]:  # fmt: skip
+    en("weekday_date", t, "EA", d)
+en("weekday_date", "I paid on the 2nd.", "EA", "2026-03-02", wrap=False)
+for t, d in [("周五，6月12日", "2026-06-12"), ("星期四 6月18日", "2026-06-18"), ("周一、6月15号", "2026-06-15")]:
+    zh("weekday_date", t, "ZA", d)
+for t in ["the 15th floor", "the 3rd time I asked", "the 19th century", "on the 2nd try", "after the 5th attempt"]:
+    en("none", t, "EA", None, wrap=False)
+
 def build() -> dict[str, list[dict[str, object]]]:
     out: dict[str, list[dict[str, object]]] = {"zh": [], "en": []}
     seen: set[tuple[str, str, str]] = set()

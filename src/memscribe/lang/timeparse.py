@@ -199,15 +199,28 @@ def _ranges(c: Ctx, spans: list[Span]) -> list[Span]:
 
 
 _WD_AFTER_DATE = re.compile(r"\s*[（(]?\s*")
+_WD_BEFORE_DATE = re.compile(r"\s*[,，、]?\s*")
 _WD_CLOSE = re.compile(r"\s*[）)]")
 
 
 def _absorb_weekdays(c: Ctx, spans: list[Span]) -> list[Span]:
-    """A weekday said with its date (10月17日（周四）, 12月8号周日, Tue, Oct 13 is the date rule's) belongs to the date:
-    it must not become a day of its own that a following clock attaches to."""
+    """A weekday said with its date (10月17日（周四）, 12月8号周日, 周四，11月14日, Tue, Oct 13 is the date rule's)
+    belongs to the date: it must not become a day of its own that a following clock attaches to."""
     out: list[Span] = []
     for s in spans:
         p = out[-1] if out else None
+        if (
+            p is not None
+            and p.bare
+            and len(p.wd) == 1
+            and p.gran == "day"
+            and s.gran == "day"
+            and s.t0.date() == s.t1.date()
+            and not s.relative
+            and _WD_BEFORE_DATE.fullmatch(c.text, p.end, s.start)
+        ):
+            out[-1] = replace(s, start=p.start)  # the date says which day; the weekday only confirms it
+            continue
         if (
             p is not None
             and s.bare

@@ -393,8 +393,21 @@ _R_MD = re.compile(
     _F,
 )
 _R_DM = re.compile(
-    rf"\b(?:the\s+)?(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<mon>{_MON})\b(?:\.?,?\s+(?P<y>\d{{4}})\b)?",
+    rf"\b(?:(?P<wdp>{_WD}|{_WDA})\.?,?\s+)?(?:the\s+)?(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<mon>{_MON})\b"
+    rf"(?:\.?,?\s+(?P<y>\d{{4}})\b)?",
     _F,
+)
+# "on the 15th", "by the 3rd", "Friday the 13th": a day of the month said without its month. Only after a
+# preposition or a weekday and before a break, so "the 15th floor", "the 3rd time", "the 19th century" stay text
+_R_THE_NTH = re.compile(
+    rf"\b(?:(?P<wd>{_WD})\s+|(?:on|by|until|till|before|after|since|from|through|thru|to|and)\s+)"
+    r"(?P<the>the\s+(?P<d>[12][0-9]|3[01]|0?[1-9])(?:st|nd|rd|th))\b"
+    r"(?=\s*(?:[.,;:!?)]|$)|\s+(?:at|in|and|or|to|through|until|for|when|so|but|because|then|we|i|you)\b"
+    r"|\s+of\s+(?:this|next|the)\s+month\b|\s*[-–])",
+    _F,
+)
+_R_NTH_OF_MONTH = re.compile(
+    r"\bthe\s+(?P<d>[12][0-9]|3[01]|0?[1-9])(?:st|nd|rd|th)\s+of\s+(?P<rel>this|next|last|the)\s+month\b", _F
 )
 _R_MY = re.compile(rf"\b(?P<mon>{_MON})\.?,?\s+(?:of\s+)?(?P<y>\d{{4}})\b", _F)
 _R_PM = re.compile(
@@ -628,6 +641,32 @@ def _h_md(c: Ctx, m: re.Match[str]) -> Span | None:
         return None
     y = int(m["y"]) if m["y"] else None
     return _explicit(c, m.start(), m.end(), y, _month(m["mon"]), int(m["d"]), m.start())
+
+
+def _h_nth_of_month(c: Ctx, m: re.Match[str]) -> Span | None:
+    k = {"this": 0, "the": 0, "next": 1, "last": -1}[m["rel"].lower()]
+    ym = ym_shift(c.base.year, c.base.month, k)
+    return None if ym is None else c.day(m.start(), m.end(), mkdate(ym[0], ym[1], int(m["d"])))
+
+
+def _h_the_nth(c: Ctx, m: re.Match[str]) -> Span | None:
+    """The day number's next date (its last one in a past-tense sentence); with a weekday, the nearest such
+    date that falls on it (Friday the 13th), else the plain reading."""
+    dd, past = int(m["d"]), c.tense(m.start()) < 0
+    months = range(0, -13, -1) if past else range(0, 13)
+    days = [
+        d
+        for k in months
+        if (ym := ym_shift(c.base.year, c.base.month, k)) is not None
+        and (d := mkdate(ym[0], ym[1], dd)) is not None
+        and (d <= c.base if past else d >= c.base)
+    ]
+    if m["wd"]:
+        idx = _wd_of(m["wd"])
+        days = [d for d in days if d.weekday() == idx] or days
+    if not days:
+        return None
+    return c.day(m.start() if m["wd"] else m.start("the"), m.end(), days[0], relative=True)
 
 
 def _h_my(c: Ctx, m: re.Match[str]) -> Span | None:
@@ -881,6 +920,8 @@ def _rules() -> tuple[tuple[re.Pattern[str], Callable[[Ctx, re.Match[str]], Span
         (_R_MDNUM, _h_mdnum),
         (_R_MD, _h_md),
         (_R_DM, _h_md),
+        (_R_THE_NTH, _h_the_nth),
+        (_R_NTH_OF_MONTH, _h_nth_of_month),
         (_R_MY, _h_my),
         (_R_PM, _h_pm),
         (_R_YEAR, _h_year),
