@@ -202,6 +202,22 @@ _ZH_TIME_THEN_VERB = re.compile(
 )
 
 
+_ASSISTANT_NAMES = frozenset({"助手", "the assistant"})
+
+# "And Ruby has a science fair." / "对了，我下周出差": the connective ties the turn to the one before it, which the
+# memory does not hold, so it is dropped ("So far, so good" and "But ..." keep theirs: they carry meaning)
+_EN_CONNECTIVE = re.compile(r"^(?:oh,?\s+)?(?:and|also|plus)\b,?\s+(?=\S+\s+\S)", re.I)
+_ZH_CONNECTIVE = re.compile(r"^(?:对了|还有|另外|此外|而且)[，,]\s*|^(?:另外|此外|而且)(?=\S{4})")
+
+
+def _drop_opening_connective(body: str, lang: str) -> str:
+    rx = _ZH_CONNECTIVE if lang == "zh" else _EN_CONNECTIVE
+    out = rx.sub("", body, count=1)
+    if out is not body and lang != "zh" and out[:1].islower() and not out.startswith(("i ", "i'")):
+        out = out[:1].upper() + out[1:]
+    return out
+
+
 def _said(signals: frozenset[str], lang: str) -> str:
     if "suggestion" in signals:
         return "建议" if lang == "zh" else "suggested"
@@ -462,7 +478,7 @@ class RuleEncoder:
         # a sentence that only carried a removed sensitive value ("我手机号是[已移除手机号]") says nothing now
         body_sents = [b for b in body_sents if not _REMOVED.search(b)] or body_sents
         sep = "" if lang == "zh" else " "
-        body = sep.join(body_sents).strip() or text.strip()
+        body = _drop_opening_connective(sep.join(body_sents).strip(), lang) or text.strip()
         # "我表哥在南京上班" is about the cousin: the slot is the cousin's, never the speaker's own
         about = third_party(body_sents[0], subject, lang) if body_sents else None
         mentions = resolve_times(body, at)
@@ -482,18 +498,20 @@ class RuleEncoder:
         if lang == "zh":
             canonical = _ZH_TIME_THEN_VERB.sub(lambda m: f"{m.group(1)}{subject}", canonical, count=1)
         if subject.lower() not in canonical.lower():
-            # no 我 / I to rewrite ("去成都的航班改签了", "We moved to Denver"): say whose memory it is
             # no 我 / I to rewrite ("去成都的航班改签了", "We moved to Denver"): say whose memory it is, as
-            # reported speech rather than a transcript's "Name:" line
-            canonical = (
-                (
-                    f"{subject}{canonical}"
-                    if _ZH_SUBJECTLESS.match(canonical)
-                    else f"{subject}{_said(trig.signals, lang)}：{canonical}"
+            # reported speech rather than a transcript's "Name:" line. A zh sentence that dropped its subject
+            # gets it back; otherwise the report is needed only where more than one voice fills the memory (a
+            # peer chat, the assistant's words): in a user's own chat with an assistant, "Greg's crew finished
+            # on Saturday" is the user's and needs no "The user said:" in front
+            reported = conversational or subject in _ASSISTANT_NAMES
+            if lang == "zh" and _ZH_SUBJECTLESS.match(canonical):
+                canonical = f"{subject}{canonical}"
+            elif reported:
+                canonical = (
+                    f"{subject}{_said(trig.signals, lang)}：{canonical}"
+                    if lang == "zh"
+                    else f"{subject[0].upper()}{subject[1:]} {_said(trig.signals, lang)}: {canonical}"
                 )
-                if lang == "zh"
-                else f"{subject[0].upper()}{subject[1:]} {_said(trig.signals, lang)}: {canonical}"
-            )
         sig = trig.signals
         ents = extract_entities(text, lang)
         kind = _kind(sig, body, tm, at, conversational)
