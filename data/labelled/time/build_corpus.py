@@ -659,6 +659,33 @@ for t, d in [("周五，6月12日", "2026-06-12"), ("星期四 6月18日", "2026
 for t in ["the 15th floor", "the 3rd time I asked", "the 19th century", "on the 2nd try", "after the 5th attempt"]:
     en("none", t, "EA", None, wrap=False)
 
+# ================================================================ session 9, second batch (appended last): parts of a
+# month or year said relatively, the nth weekday / first or last day of a month in Chinese, more anchored days
+for t, d, e in [("mid-April", "2026-04-11", "2026-04-20"), ("early May", "2026-05-01", "2026-05-10"),
+                ("late May", "2026-05-21", "2026-05-31"), ("early next month", "2026-04-01", "2026-04-10"),
+                ("late this month", "2026-03-21", "2026-03-31"), ("mid next month", "2026-04-11", "2026-04-20"),
+                ("late 2025", "2025-09", "2025-12"), ("early 2027", "2027-01", "2027-04"),
+                ("the first week of April", "2026-04-01", "2026-04-07"), ("the last week of March", "2026-03-25", "2026-03-31"),
+                ("the second week of next month", "2026-04-08", "2026-04-14")]:  # fmt: skip
+    en("period_part", t, "EA", d, e)
+for t, d in [("the weekend after next", "2026-03-21"), ("two Fridays ago", "2026-02-20"), ("three Mondays ago", "2026-02-16")]:
+    en("weekday_offset", t, "EA", d, "2026-03-22" if "weekend" in t else None)
+for t, d in [("the Sunday before Easter", "2026-03-29"), ("the Monday after Thanksgiving", "2026-11-30"),
+             ("the Friday before Christmas", "2026-12-18"), ("this time next week", "2026-03-12"),
+             ("this time last year", "2025-03-05"), ("this time next month", "2026-04-05")]:  # fmt: skip
+    en("anchored_offset", t, "EA", d)
+for t, d in [("on 15.03.2026", "2026-03-15"), ("24.12.2026", "2026-12-24")]:
+    en("explicit_date", t, "EA", d)
+for t, d, e in [("下个月中旬", "2026-07-11", "2026-07-20"), ("这个月下旬", "2026-06-21", "2026-06-30"),
+                ("上个月中旬", "2026-05-11", "2026-05-20"), ("下下个月上旬", "2026-08-01", "2026-08-10")]:  # fmt: skip
+    zh("period_part", t, "ZA", d, e)
+for t, d in [("下个月第一个周一", "2026-07-06"), ("这个月最后一个周五", "2026-06-26"), ("本月最后一天", "2026-06-30"),
+             ("下个月第一天", "2026-07-01"), ("八月的最后一个周五", "2026-08-28")]:  # fmt: skip
+    zh("nth_weekday", t, "ZA", d)
+for t, d in [("端午节前一天", "2026-06-18"), ("中秋节后一天", "2026-09-26"), ("下周的今天", "2026-06-15"),
+             ("上周的今天", "2026-06-01"), ("明年这个时候", "2027-06-08"), ("去年这个时候", "2025-06-08")]:  # fmt: skip
+    zh("anchored_offset", t, "ZA", d)
+
 def build() -> dict[str, list[dict[str, object]]]:
     out: dict[str, list[dict[str, object]]] = {"zh": [], "en": []}
     seen: set[tuple[str, str, str]] = set()

@@ -8,7 +8,9 @@ month. This pass runs after the span rules and joins an anchor day with the offs
 * ``<n> <unit> from|after|before <day>`` (en) and ``the day|week after|before <day>``;
 * ``<day>的<n><unit>后|前``, ``<day>之后的第<n>天``, ``<day>再过<n>天``, ``<day>往后推<n>周`` (zh);
 * ``<n>周后的周四`` / ``一周后的周五``: the weekday inside the week that the offset names;
-* ``下个月的今天``, ``三个月后的今天``, ``明年的今天``: the day with ``at``'s day number in that month or year.
+* ``the Sunday before Easter``, ``the Monday after Thanksgiving``: the nearest such weekday on that side;
+* ``下周的今天``, ``三个月后的今天``, ``明年这个时候``, ``this time next year``: the day with ``at``'s place in
+  that week, month or year.
 
 A duration that starts at a day is not an offset ("for two weeks from Monday", "2 weeks from March 20 to
 April 3"): the anchor is left as it is.
@@ -20,7 +22,7 @@ import re
 from dataclasses import replace
 from datetime import date
 
-from memscribe.lang.timeparse_en import NUM_RE, Ctx, Span, mkdate, num_value, shift, wall, ym_shift
+from memscribe.lang.timeparse_en import NUM_RE, WEEKDAYS, Ctx, Span, mkdate, num_value, shift, wall, ym_shift
 from memscribe.lang.timeparse_zh import N as ZH_N
 from memscribe.lang.timeparse_zh import zh_int
 
@@ -31,6 +33,10 @@ _EN_BEFORE = re.compile(
     r"(?P<dir>from|after|before)\s+$",
     re.I | re.A,
 )
+_EN_WD_AROUND = re.compile(
+    rf"\bthe\s+(?P<wd>{'|'.join(WEEKDAYS)})\s+(?P<dir>before|after)\s+$",
+    re.I | re.A,
+)
 _EN_DURATION = re.compile(r"\b(?:for|lasts?|lasting|spend|spent|spending|takes?|took)\s+$", re.I)
 _EN_RANGE_AFTER = re.compile(r"\s*(?:to|until|till|through|thru|-|–)\s", re.I)
 
@@ -38,15 +44,13 @@ _ZH_UNIT = r"天|日|周|星期|礼拜|个星期|个礼拜|个月|月|年"
 _ZH_AFTER = re.compile(
     rf"(?:的|之|以)?(?:(?P<n>{ZH_N})(?P<u>{_ZH_UNIT})(?P<dir>之后|以后|后|之前|以前|前)"
     rf"|(?:之后|以后|后)的?第(?P<n2>{ZH_N})(?P<u2>天|日)"
-    rf"|(?:再过|过|往后推|往后延|顺延)(?P<n3>{ZH_N})(?P<u3>{_ZH_UNIT}))"
+    rf"|(?:再过|过|往后推|往后延|顺延)(?P<n3>{ZH_N})(?P<u3>{_ZH_UNIT})"
+    rf"|的?(?P<dir4>前|后)(?P<n4>{ZH_N})(?P<u4>天|日|周|个星期|个礼拜))"
 )
 _ZH_WEEKDAY = re.compile(r"的?(?:周|星期|礼拜)(?P<d>[一二三四五六日天])")
-_ZH_SAME_DAY = re.compile(r"的?今天")
-_ZH_PERIOD_OFFSET = re.compile(
-    rf"(?P<n>{ZH_N})(?P<u>{_ZH_UNIT})(?:之后|以后|后)(?=的?今天)"
-    r"|(?P<k>下下|上上|下|上)个?(?P<u2>月)(?=的?今天)"
-    r"|(?P<y>明|去|后|前)年(?=的?今天)"
-)
+# 下周的今天, 明年这个时候, 三个月后的今天 (after the span) / this time next week, this time last year (before it)
+_ZH_SAME_DAY = re.compile(r"的?(?:今天|这个时候|这时候|这一天)")
+_EN_SAME_DAY = re.compile(r"\bthis\s+(?:time|day)\s+$", re.I)
 _ZH_WD = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}
 _ZH_UNITS = {
     "天": "day",
@@ -60,8 +64,6 @@ _ZH_UNITS = {
     "月": "month",
     "年": "year",
 }
-_YEAR_K = {"明": 1, "去": -1, "后": 2, "前": -2}
-_ZH_K = {"下下": 2, "上上": -2, "下": 1, "上": -1}
 
 
 def _one_day(s: Span) -> bool:
@@ -99,6 +101,21 @@ def _day_span(c: Ctx, a: int, b: int, d: date | None, like: Span) -> Span | None
     )
 
 
+def _en_weekday_around(c: Ctx, s: Span) -> Span | None:
+    """the Sunday before Easter, the Monday after Thanksgiving: the nearest such weekday strictly on that side."""
+    if s.bare:
+        return None  # "the Friday after Monday" is no way to say a date
+    m = _EN_WD_AROUND.search(c.text, max(0, s.start - 24), s.start)
+    if m is None:
+        return None
+    wd, d = WEEKDAYS.index(m["wd"].lower()), s.t0.date()
+    if m["dir"].lower() == "before":
+        day = shift(d, -((d.weekday() - wd - 1) % 7 + 1))
+    else:
+        day = shift(d, (wd - d.weekday() - 1) % 7 + 1)
+    return _day_span(c, m.start(), s.end, day, s)
+
+
 def _en_offset(c: Ctx, s: Span) -> Span | None:
     m = _EN_BEFORE.search(c.text, max(0, s.start - 40), s.start)
     if m is None or _EN_DURATION.search(c.text, max(0, m.start() - 12), m.start()):
@@ -119,8 +136,10 @@ def _zh_offset(c: Ctx, s: Span) -> Span | None:
         raw, unit, sign = m["n"], m["u"], -1 if "前" in m["dir"] else 1
     elif m["n2"] is not None:
         raw, unit, sign = m["n2"], m["u2"], 1
-    else:
+    elif m["n3"] is not None:
         raw, unit, sign = m["n3"], m["u3"], 1
+    else:  # 端午节前一天, 中秋节后两天: said right after its day, 前N天 counts back from it
+        raw, unit, sign = m["n4"], m["u4"], -1 if m["dir4"] == "前" else 1
     n = zh_int(raw)
     if n is None or n == 0:
         return None
@@ -138,25 +157,24 @@ def _weekday_in_week(c: Ctx, s: Span) -> Span | None:
     return _day_span(c, s.start, m.end(), shift(monday, _ZH_WD[m["d"]] - monday.weekday()), s)
 
 
-def _same_day_of(c: Ctx, a: int) -> tuple[int, date] | None:
-    """下个月的今天 / 三个月后的今天 / 明年的今天, read from ``a``: (end, the day)."""
-    m = _ZH_PERIOD_OFFSET.match(c.text, a)
-    if m is None:
+def _same_day_of(c: Ctx, s: Span) -> Span | None:
+    """The day with ``at``'s place in a week, month or year that a relative span names: 下周的今天, 明年这个时候,
+    三个月后的今天, this time next year."""
+    if not s.relative or s.rec is not None or s.tod or s.gran not in ("week", "month", "year"):
         return None
-    if m["n"] is not None:
-        n = zh_int(m["n"])
-        unit = _ZH_UNITS[m["u"]]
-        if n is None or n == 0:
-            return None
-        d = _moved(c.base, unit, n)
-    elif m["k"] is not None:
-        d = _moved(c.base, "month", _ZH_K[m["k"]])
+    after = _ZH_SAME_DAY.match(c.text, s.end)
+    before = None if after else _EN_SAME_DAY.search(c.text, max(0, s.start - 16), s.start)
+    if after is None and before is None:
+        return None
+    first, base = s.t0.date(), c.base
+    if s.gran == "week":
+        d = shift(first, base.weekday())
+    elif s.gran == "month":
+        d = _moved(base, "month", (first.year - base.year) * 12 + first.month - base.month)
     else:
-        d = _moved(c.base, "year", _YEAR_K[m["y"]])
-    today = _ZH_SAME_DAY.match(c.text, m.end())
-    if d is None or today is None:
-        return None
-    return today.end(), d
+        d = _moved(base, "year", first.year - base.year)
+    start = before.start() if before else s.start
+    return _day_span(c, start, after.end() if after else s.end, d, s)
 
 
 def anchored(c: Ctx, spans: list[Span]) -> list[Span]:
@@ -166,12 +184,9 @@ def anchored(c: Ctx, spans: list[Span]) -> list[Span]:
         if out and s.start < out[-1].end:
             continue  # consumed by the joined span before it (the "三天后" of 6月20日的三天后)
         joined = None
-        if not s.tod and s.rec is None:
-            same = _same_day_of(c, s.start)
-            if same is not None:
-                joined = _day_span(c, s.start, same[0], same[1], s)
+        joined = _same_day_of(c, s)
         if joined is None and _one_day(s):
-            joined = _zh_offset(c, s) or _en_offset(c, s)
+            joined = _zh_offset(c, s) or _en_offset(c, s) or _en_weekday_around(c, s)
         if joined is None:
             joined = _weekday_in_week(c, s)
         if joined is not None:

@@ -400,7 +400,7 @@ _R_DM = re.compile(
 # "on the 15th", "by the 3rd", "Friday the 13th": a day of the month said without its month. Only after a
 # preposition or a weekday and before a break, so "the 15th floor", "the 3rd time", "the 19th century" stay text
 _R_THE_NTH = re.compile(
-    rf"\b(?:(?P<wd>{_WD})\s+|(?:on|by|until|till|before|after|since|from|through|thru|to|and)\s+)"
+    rf"\b(?:(?P<wd>{_WD})\s+|(?:on|by|until|till|before|after|since|from|through|thru|to|and|of)\s+)"
     r"(?P<the>the\s+(?P<d>[12][0-9]|3[01]|0?[1-9])(?:st|nd|rd|th))\b"
     r"(?=\s*(?:[.,;:!?)]|$)|\s+(?:at|in|and|or|to|through|until|for|when|so|but|because|then|we|i|you)\b"
     r"|\s+of\s+(?:this|next|the)\s+month\b|\s*[-–])",
@@ -650,16 +650,20 @@ def _h_nth_of_month(c: Ctx, m: re.Match[str]) -> Span | None:
 
 
 def _h_the_nth(c: Ctx, m: re.Match[str]) -> Span | None:
-    """The day number's next date (its last one in a past-tense sentence); with a weekday, the nearest such
-    date that falls on it (Friday the 13th), else the plain reading."""
-    dd, past = int(m["d"]), c.tense(m.start()) < 0
-    months = range(0, -13, -1) if past else range(0, 13)
+    """A day number alone, read as ``12号`` is (docs/time-conventions.md): this month's unless more than 10 days
+    past; the latest one in a past-tense sentence; the next one after a deadline word (by / until / before) or
+    in a future one. With a weekday, the nearest such date that falls on it (Friday the 13th)."""
+    dd, tense = int(m["d"]), c.tense(m.start())
+    deadline = re.match(r"(?:by|until|till|before)\b", m.group(), re.I) is not None
+    past = tense < 0 and not deadline
+    lo = c.base if (tense > 0 or deadline) else shift(c.base, -10)
+    months = range(0, -13, -1) if past else range(-1, 13)
     days = [
         d
         for k in months
         if (ym := ym_shift(c.base.year, c.base.month, k)) is not None
         and (d := mkdate(ym[0], ym[1], dd)) is not None
-        and (d <= c.base if past else d >= c.base)
+        and (d <= c.base if past else lo is not None and d >= lo)
     ]
     if m["wd"]:
         idx = _wd_of(m["wd"])
@@ -903,6 +907,7 @@ def _h_rec(c: Ctx, m: re.Match[str]) -> Span | None:
 
 
 def _rules() -> tuple[tuple[re.Pattern[str], Callable[[Ctx, re.Match[str]], Span | None]], ...]:
+    from memscribe.lang.timeparse_en_parts import EN_PART_RULES
     from memscribe.lang.timeparse_holidays import EN_HOLIDAY
     from memscribe.lang.timeparse_rec import EN_REC
 
@@ -936,6 +941,7 @@ def _rules() -> tuple[tuple[re.Pattern[str], Callable[[Ctx, re.Match[str]], Span
         (_R_SEASON, _h_season),
         (EN_HOLIDAY, _h_holiday),
         (EN_REC, _h_rec),
+        *EN_PART_RULES,
     )
 
 
