@@ -94,6 +94,10 @@ def _redelivered(
     return None
 
 
+# the rule scores below which a message is plainly nothing (a greeting, a bare reaction): no second opinion
+_SECOND_OPINION_MIN = 0.3
+
+
 def _own_trigger(text: str, role: str, turn: TriggerResult) -> TriggerResult:
     """A statement's own cues decide its kind and slot; "remember this" said of the turn holds for all of it."""
     own = trigger(text, role=role)
@@ -256,6 +260,14 @@ class WritePipeline:
                     repeat=repeat,
                     cfg=self.cfg,
                 )
+            if (
+                decision.route == "drop"
+                and m.role == "user"
+                and not conversational
+                and not repeat
+                and decision.importance >= _SECOND_OPINION_MIN
+            ):
+                decision = self._second_opinion(decision, clean, lang)
             if prot.vaulted and m.role == "user" and decision.route != "long":
                 # the user asked to keep this value (以后都寄这个地址): with the value cut out the rest may
                 # look like too little to remember, but dropping it would lose what was asked for
@@ -380,6 +392,30 @@ class WritePipeline:
             for text, group, unit_trig in units
         ]
         return out if whole else [c.model_copy(update={"raw": clean}) for c in out]
+
+    def _second_opinion(self, decision: FilterDecision, clean: str, lang: str) -> FilterDecision:
+        """A user's message to an assistant that the rule scores left just under the bar ("No booth. We're just
+        going to look at ovens.", "Make sure there are no deliveries that afternoon either.") is kept when the
+        learned statement judge, trained on labelled turns of such chats, says it states something."""
+        judged = judge_statements(
+            np.asarray(self.embedder.embed_passages([clean]), dtype=np.float32),
+            [clean],
+            roles=["user"],
+            has_prev=[False],
+            langs=[lang],
+        )[0]
+        if judged.route == "drop":
+            return decision
+        return decision.model_copy(
+            update={
+                "route": judged.route,
+                "importance": max(decision.importance, self.cfg.long_term_min),
+                "reasons": (
+                    *decision.reasons,
+                    f"kept by the statement judge (p_keep {1 - judged.p_route['drop']:.2f})",
+                ),
+            }
+        )
 
     def _worth_keeping(self, groups: list[list[Sentence]], lang: str, sep: str) -> list[list[Sentence]]:
         """The statements of a split turn the learned statement judge would keep: thanks, praise of a
