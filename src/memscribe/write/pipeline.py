@@ -36,7 +36,6 @@ from memscribe.decisions import (
 )
 from memscribe.decisions import Merge as MergeDecisionMerge
 from memscribe.judge.slots import guess_slot
-from memscribe.judge.statements import judge_statements
 from memscribe.lang.address import strip_vocatives
 from memscribe.lang.clauses import Sentence, split_sentences
 from memscribe.lang.entities import extract_entities
@@ -58,6 +57,7 @@ from memscribe.write.encode_llm import LLMEncoder
 from memscribe.write.encode_rules import RuleEncoder, says_nothing_of_speaker
 from memscribe.write.filter import score_and_route
 from memscribe.write.group import Analysed, Unit, units_of
+from memscribe.write.judged import SECOND_OPINION_MIN, second_opinion, worth_keeping
 from memscribe.write.merge import Neighbour, decide_merge
 from memscribe.write.protect import protect
 from memscribe.write.request import AuditTrail, WriteRequest
@@ -256,6 +256,14 @@ class WritePipeline:
                     repeat=repeat,
                     cfg=self.cfg,
                 )
+            if (
+                decision.route == "drop"
+                and m.role == "user"
+                and not conversational
+                and not repeat
+                and decision.importance >= SECOND_OPINION_MIN
+            ):
+                decision = second_opinion(decision, clean, lang, self.embedder, self.cfg.long_term_min)
             if prot.vaulted and m.role == "user" and decision.route != "long":
                 # the user asked to keep this value (以后都寄这个地址): with the value cut out the rest may
                 # look like too little to remember, but dropping it would lose what was asked for
@@ -355,7 +363,7 @@ class WritePipeline:
             else []
         )
         sep = "" if lang == "zh" else " "
-        kept = self._worth_keeping(groups, lang, sep) if len(groups) > 1 else []
+        kept = worth_keeping(groups, lang, self.embedder) if len(groups) > 1 else []
         whole = not kept  # one memory of the whole turn, as the filter chose to keep it
         units = (
             [(clean, sentences, trig)]
@@ -380,20 +388,6 @@ class WritePipeline:
             for text, group, unit_trig in units
         ]
         return out if whole else [c.model_copy(update={"raw": clean}) for c in out]
-
-    def _worth_keeping(self, groups: list[list[Sentence]], lang: str, sep: str) -> list[list[Sentence]]:
-        """The statements of a split turn the learned statement judge would keep: thanks, praise of a
-        suggestion, a wish to chat again ("太感谢了。", "That's a great idea.") are no memory of their own once
-        the turn is split. When it would keep none, the turn stays whole (the filter already chose to keep it)."""
-        texts = [sep.join(s.text for s in g) for g in groups]
-        judged = judge_statements(
-            np.asarray(self.embedder.embed_passages(texts), dtype=np.float32),
-            texts,
-            roles=["user"] * len(texts),
-            has_prev=[False] * len(texts),
-            langs=[lang] * len(texts),
-        )
-        return [g for g, j in zip(groups, judged, strict=True) if j.route != "drop"]
 
     def _encode_assistant(
         self,
