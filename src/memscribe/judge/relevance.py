@@ -44,6 +44,7 @@ __all__ = [
     "load_gate",
     "pair_features",
     "personal_features",
+    "query_rarity",
     "slot_match",
     "term_rarity",
 ]
@@ -198,6 +199,12 @@ def _zipf_table() -> dict[str, float]:
 def term_rarity(term: str) -> float:
     """How rare a word is in general use (0 for the commonest words; about 5 for one outside the table)."""
     return max(0.0, _COMMON_ZIPF - _zipf_table().get(term.lower(), _UNSEEN_ZIPF))
+
+
+def query_rarity(query: str) -> float:
+    """The summed rarity of a query's content terms, capped like a shared term's (what ``shared_rarity`` is a
+    share of)."""
+    return min(sum(term_rarity(w) for w in _terms(query).values()), _SHARED_RARITY_CAP)
 
 
 def _names(text: str) -> set[str]:
