@@ -168,9 +168,16 @@ class RecallRanker:
             s.why["hand_score"] = s.score
             s.why["p_evidence"] = round(pi, 4)
             out.append(Scored(record=s.record, score=round(pi, 4), why=s.why))
-        # ties (rounded) keep the hand-set order
-        order = sorted(range(len(out)), key=lambda i: (-p[i], i))
+        # The subject rule stays above the learned order: when the query asks about the asker, a relative's
+        # fact ("the user's husband works at Square") never outranks the asker's own (subject_fit < 0). The dev
+        # conversations ask about named people in the third person, so the model could not learn it from them.
+        # Ties keep the hand-set order.
+        order = sorted(range(len(out)), key=lambda i: (_of_someone_else(out[i]), -p[i], i))
         return [out[i] for i in order]
+
+
+def _of_someone_else(s: Scored) -> bool:
+    return float(s.why.get("subject_fit", 0.0)) < 0
 
 
 @cache
