@@ -67,7 +67,13 @@ def test_the_learned_ranker_puts_the_memory_that_answers_first(tmp_path, said, q
         hits = mem.search(query, user_id="u1")
         assert hits and expect in hits[0].memory.text.lower(), [h.memory.text for h in hits]
         p = [float(h.why["p_evidence"]) for h in hits]
-        assert p == sorted(p, reverse=True) and all(0.0 <= x <= 1.0 for x in p)
+        assert all(0.0 <= x <= 1.0 for x in p)
+        # by P, except that a relative's fact goes after the asker's own for a first-person query
+        others = [float(h.why["subject_fit"]) < 0 for h in hits]
+        assert others == sorted(others)
+        for group in (False, True):
+            ps = [x for x, o in zip(p, others, strict=True) if o is group]
+            assert ps == sorted(ps, reverse=True)
         assert hits[0].score == pytest.approx(p[0])
         assert "hand_score" in hits[0].why  # the hand-set score stays visible
     finally:

@@ -47,6 +47,7 @@ __all__ = [
     "query_rarity",
     "slot_match",
     "term_rarity",
+    "trained_embedder",
 ]
 
 GATE_CANDIDATES = 20  # the gate judges the first recall candidates only (the rest rank lower anyway)
@@ -228,6 +229,11 @@ def _shipped() -> tuple[str, tuple[str, ...], np.ndarray]:
         vectors = z["vectors"].astype(np.float32)
         vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
         return str(z["embedder"]), tuple(str(s) for s in z["sentences"]), vectors
+
+
+def trained_embedder() -> str:
+    """The embedder whose vectors the query models (``query_personal``, the slot model) were trained on."""
+    return _shipped()[0]
 
 
 def load_background(embedder: object) -> Background:

@@ -24,7 +24,14 @@ import numpy as np
 
 from memscribe.errors import InputError
 from memscribe.judge.linear import LinearModel, load_model
-from memscribe.judge.relevance import GATE_FEATURES, Background, load_gate, pair_features, query_rarity
+from memscribe.judge.relevance import (
+    GATE_FEATURES,
+    Background,
+    load_gate,
+    pair_features,
+    query_rarity,
+    trained_embedder,
+)
 from memscribe.models import Kind
 from memscribe.read.rerank import Scored
 
@@ -155,10 +162,9 @@ class RecallRanker:
         scored: Sequence[Scored],
         *,
         has_window: bool,
-        slot_guess: tuple[str, float] | None = None,
     ) -> list[Scored]:
         """The candidates by P(evidence), best first; each carries it as its score and in ``why``."""
-        personal = load_gate().personal_p(query, qvec)
+        personal, slot_guess = self._query_reading(bg, query, qvec)
         x = rank_features(
             bg, query, qvec, scored, personal=personal, has_window=has_window, slot_guess=slot_guess
         )
@@ -174,6 +180,19 @@ class RecallRanker:
         # Ties keep the hand-set order.
         order = sorted(range(len(out)), key=lambda i: (_of_someone_else(out[i]), -p[i], i))
         return [out[i] for i in order]
+
+    def _query_reading(
+        self, bg: Background, query: str, qvec: np.ndarray
+    ) -> tuple[float, tuple[str, float] | None]:
+        """P(the query is personal) and the slot it asks about, from the query models that read the bundled
+        embedder's vectors; with another embedder, the training mean of ``query_personal`` (a neutral input)
+        and no slot."""
+        if bg.embedder != trained_embedder():
+            return float(self.model.mean[RANK_FEATURES.index("query_personal")]), None
+        from memscribe.judge.slots import guess_slot
+
+        guess = guess_slot(np.asarray(qvec, dtype=np.float32), "profile")
+        return load_gate().personal_p(query, qvec), (guess.slot, guess.probability)
 
 
 def _of_someone_else(s: Scored) -> bool:

@@ -232,17 +232,10 @@ def learned_order(
 ) -> list[Scored]:
     """The candidates by the learned ranker's P(evidence), best first; past the first, only those with
     P >= ``min_p`` (the first always stays: the gate, not this cut, decides whether anything is relevant)."""
-    from memscribe.judge.slots import guess_slot
     from memscribe.read.ranker import load_ranker
 
-    guess = guess_slot(np.asarray(qvec, dtype=np.float32), "profile")
     ranked = load_ranker().order(
-        load_background(embedder),
-        query,
-        qvec,
-        scored,
-        has_window=window is not None,
-        slot_guess=(guess.slot, guess.probability),
+        load_background(embedder), query, qvec, scored, has_window=window is not None
     )
     if min_p > 0:
         ranked = ranked[:1] + [s for s in ranked[1:] if s.score >= min_p]
