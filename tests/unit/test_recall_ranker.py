@@ -188,3 +188,28 @@ def test_the_retrain_reproduces_its_reported_out_of_fold_scores():
             assert measured[part][k] == pytest.approx(reported[part][k], abs=2e-3), (part, k)
     # out of fold, the learned order finds the first evidence earlier than the hand-set weights
     assert reported["all"]["mrr_learned"] > reported["all"]["mrr_hand"]
+
+
+def test_a_store_read_months_later_keeps_its_learned_order(tmp_path):
+    """The ranker reads no age feature of its own (the dev stores were read the day they were written, so an
+    age would have looked like an outlier later): months on, the order and the probabilities hold."""
+    from datetime import UTC, datetime, timedelta
+
+    from memscribe.clock import ManualClock
+
+    clock = ManualClock(datetime(2026, 4, 9, tzinfo=UTC))
+    mem = Memory(
+        home=tmp_path / "store", settings=Settings(recall=RecallConfig(ranker="learned")), clock=clock
+    )
+    try:
+        _say(mem, "u1", STORE_ZH)
+        query = "我妹妹现在住在哪里？"
+        now = mem.search(query, user_id="u1")
+        clock.advance(timedelta(days=45))
+        later = mem.search(query, user_id="u1")
+    finally:
+        mem.close()
+    assert now and "成都" in now[0].memory.text
+    assert [h.memory.id for h in later] == [h.memory.id for h in now]
+    for a, b in zip(now, later, strict=True):
+        assert float(b.why["p_evidence"]) == pytest.approx(float(a.why["p_evidence"]), abs=0.1)

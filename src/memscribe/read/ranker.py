@@ -56,9 +56,9 @@ RANK_FEATURES = (
     "has_time",  # the memory has a resolved time
     "when_time",  # asks_when and has_time
     "slot_asked",  # P of the slot the query asks about when it is this memory's slot
-    "recency",
+    # not recency nor retrieval value: in the dev stores every memory was written the day it was read, so the
+    # model would learn a spread that real stores do not have (a month-old memory would look like an outlier)
     "authority",
-    "retrieval_value",
     "query_rarity",  # summed rarity of the query's content terms
     "coverage",  # shared_rarity / query_rarity: how much of what the query names the memory holds
     "same_message",  # log(1 + other candidates said in the same message)
@@ -133,9 +133,7 @@ def rank_features(
             has_time,
             asks_when * has_time,
             slot_p,
-            float(why["recency"]),
             float(why["authority"]),
-            float(why["retrieval_value"]),
             q_rarity,
             shared[i] / q_rarity if q_rarity > 0 else 0.0,
             math.log1p(per_origin[origins[i]] - 1) if origins[i] is not None else 0.0,
