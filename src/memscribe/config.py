@@ -75,6 +75,11 @@ class RecallConfig(_Frozen):
     relative_relevance: float = 0.4  # keep only hits with relevance >= this share of the best hit's
     retrieval_value_min: float = 0.05
     context_max_items: int | None = None  # None: fill the budget with everything above min_score
+    # how candidates are ordered: "learned" P(evidence) (read/ranker.py) or the hand-set "weights" above
+    ranker: Literal["learned", "weights"] = "learned"
+    ranker_min_p: float = 0.0  # learned: past the first, a candidate needs P(evidence) >= this
+    # learned: order every candidate ("all") or only those above the hand-set floors ("floors")
+    ranker_pool: Literal["all", "floors"] = "floors"
     recent_turns: int = 10
 
 

@@ -44,8 +44,10 @@ __all__ = [
     "load_gate",
     "pair_features",
     "personal_features",
+    "query_rarity",
     "slot_match",
     "term_rarity",
+    "trained_embedder",
 ]
 
 GATE_CANDIDATES = 20  # the gate judges the first recall candidates only (the rest rank lower anyway)
@@ -200,6 +202,12 @@ def term_rarity(term: str) -> float:
     return max(0.0, _COMMON_ZIPF - _zipf_table().get(term.lower(), _UNSEEN_ZIPF))
 
 
+def query_rarity(query: str) -> float:
+    """The summed rarity of a query's content terms, capped like a shared term's (what ``shared_rarity`` is a
+    share of)."""
+    return min(sum(term_rarity(w) for w in _terms(query).values()), _SHARED_RARITY_CAP)
+
+
 def _names(text: str) -> set[str]:
     names = {m.group(0).lower() for m in _NAME_EN.finditer(text)} - _NOT_NAMES
     if re.search(r"[\u4e00-\u9fff]", text):
@@ -221,6 +229,11 @@ def _shipped() -> tuple[str, tuple[str, ...], np.ndarray]:
         vectors = z["vectors"].astype(np.float32)
         vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
         return str(z["embedder"]), tuple(str(s) for s in z["sentences"]), vectors
+
+
+def trained_embedder() -> str:
+    """The embedder whose vectors the query models (``query_personal``, the slot model) were trained on."""
+    return _shipped()[0]
 
 
 def load_background(embedder: object) -> Background:

@@ -20,12 +20,12 @@ from memscribe.lang.text import keyword_terms
 from memscribe.models import MemoryRecord
 from memscribe.providers.embedders import Embedder
 from memscribe.read.fuse import rrf
-from memscribe.read.rerank import Scored, rerank
+from memscribe.read.rerank import Scored, hand_cut, rerank
 from memscribe.store.base import Store
 from memscribe.text_rules import bad_label
 from memscribe.write.normalize import check_id, parse_at
 
-__all__ = ["FILTER_KEYS", "hybrid_recall", "matches_filters"]
+__all__ = ["FILTER_KEYS", "hybrid_recall", "learned_order", "matches_filters", "recall_candidates"]
 
 _POOL = ThreadPoolExecutor(max_workers=4, thread_name_prefix="memscribe-recall")
 
@@ -107,6 +107,66 @@ def matches_filters(rec: MemoryRecord, f: Mapping[str, Any]) -> bool:
     return True
 
 
+def recall_candidates(
+    store: Store,
+    embedder: Embedder,
+    *,
+    user_id: str,
+    query: str,
+    now: datetime,
+    window: tuple[datetime, datetime] | None,
+    k: int,
+    cfg: RecallConfig,
+    life: LifecycleConfig,
+    statuses: tuple[str, ...],
+    deep: bool,
+    filters: Mapping[str, Any] | None = None,
+) -> tuple[list[Scored], np.ndarray]:
+    """Every candidate of the recall channels that passes the filters, scored by the hand-set weights and
+    uncut (best first), and the query's vector."""
+    vk = max(cfg.vector_k, k)
+    kk = max(cfg.keyword_k, k)
+    # The keyword channel needs no embedding: it runs on its own connection while the query is embedded
+    # and the vector channel searched (the embedder and SQLite both release the GIL).
+    kw_future = _POOL.submit(store.keyword_search, user_id, keyword_terms(query), k=kk, statuses=statuses)
+    qvec = embedder.embed_query(query)
+    by_vec = store.vector_search(user_id, qvec, k=vk, statuses=statuses)
+    by_kw = kw_future.result()
+    rankings = [[i for i, _ in by_vec], [i for i, _ in by_kw]]
+    if window is not None:
+        rankings.append(store.time_range_search(user_id, window[0], window[1], k=kk, statuses=statuses))
+    fused = rrf(rankings, k=cfg.rrf_k)
+    records = store.get_memories(list(fused))
+    live = {}
+    for mid, rec in records.items():
+        if rec.expire_at is not None and rec.expire_at <= now and not deep:
+            continue
+        if filters and not matches_filters(rec, filters):
+            continue
+        live[mid] = rec
+    cosines = dict(by_vec)
+    missing = [m for m in live if m not in cosines]
+    if missing:
+        vecs = store.get_vectors(missing)
+        for mid, v in vecs.items():
+            cosines[mid] = float(np.dot(v, qvec))
+    scored = rerank(
+        live,
+        {m: s for m, s in fused.items() if m in live},
+        cosines,
+        {i for i, _ in by_kw},
+        now=now,
+        window=window,
+        cfg=cfg,
+        life=life,
+        deep=deep,
+        query=query,
+        keyword_scores=dict(by_kw),
+        cut=False,
+    )
+    return scored, qvec
+
+
 def hybrid_recall(
     store: Store,
     embedder: Embedder,
@@ -123,56 +183,62 @@ def hybrid_recall(
     filters: Mapping[str, Any] | None = None,
     relevance_gate: bool = False,
 ) -> list[Scored]:
-    """The reranked candidates; with ``relevance_gate`` (what ``search()`` and ``context()`` ask for, not the
-    write path's own look-ups), none when nothing among them is relevant to the query."""
-    vk = max(cfg.vector_k, k)
-    kk = max(cfg.keyword_k, k)
-    # The keyword channel needs no embedding: it runs on its own connection while the query is embedded
-    # and the vector channel searched (the embedder and SQLite both release the GIL).
-    kw_future = _POOL.submit(store.keyword_search, user_id, keyword_terms(query), k=kk, statuses=statuses)
-    qvec = embedder.embed_query(query)
-    by_vec = store.vector_search(user_id, qvec, k=vk, statuses=statuses)
-    by_kw = kw_future.result()
-    rankings = [[i for i, _ in by_vec], [i for i, _ in by_kw]]
-    if window is not None:
-        rankings.append(store.time_range_search(user_id, window[0], window[1], k=kk, statuses=statuses))
-    fused = rrf(rankings, k=cfg.rrf_k)
-    records = store.get_memories(list(fused))
-    now_ = now
-    live = {}
-    for mid, rec in records.items():
-        if rec.expire_at is not None and rec.expire_at <= now_ and not deep:
-            continue
-        if filters and not matches_filters(rec, filters):
-            continue
-        live[mid] = rec
-    cosines = dict(by_vec)
-    missing = [m for m in live if m not in cosines]
-    if missing:
-        vecs = store.get_vectors(missing)
-        for mid, v in vecs.items():
-            cosines[mid] = float(np.dot(v, qvec))
-    ranked = rerank(
-        live,
-        {m: s for m, s in fused.items() if m in live},
-        cosines,
-        {i for i, _ in by_kw},
+    """The ranked candidates; with ``relevance_gate`` (what ``search()`` and ``context()`` ask for, not the
+    write path's own look-ups), none when nothing among them is relevant to the query.
+
+    ``cfg.ranker`` orders them: ``weights`` by the hand-set score above its floors, ``learned`` by the
+    learned P(evidence) (:mod:`memscribe.read.ranker`) over every candidate. The gate judges the hand-set
+    order either way (it was trained on it)."""
+    scored, qvec = recall_candidates(
+        store,
+        embedder,
+        user_id=user_id,
+        query=query,
         now=now,
         window=window,
+        k=k,
         cfg=cfg,
         life=life,
+        statuses=statuses,
         deep=deep,
-        query=query,
-        keyword_scores=dict(by_kw),
+        filters=filters,
     )
+    hand = hand_cut(scored, cfg)
+    ranked = hand
+    if cfg.ranker == "learned" and scored:
+        pool = hand if cfg.ranker_pool == "floors" else scored
+        ranked = (
+            learned_order(embedder, query, qvec, pool, window=window, min_p=cfg.ranker_min_p) if pool else []
+        )
     if not relevance_gate:
         return ranked
-    verdict = gate_verdict(embedder, query, qvec, ranked, window=window)
+    verdict = gate_verdict(embedder, query, qvec, hand, window=window)
     if not verdict.passed:
         return []
     for s in ranked:
         s.why["gate"] = round(verdict.best, 4)
         s.why["gate_reason"] = verdict.reason
+    return ranked
+
+
+def learned_order(
+    embedder: Embedder,
+    query: str,
+    qvec: np.ndarray,
+    scored: list[Scored],
+    *,
+    window: tuple[datetime, datetime] | None,
+    min_p: float = 0.0,
+) -> list[Scored]:
+    """The candidates by the learned ranker's P(evidence), best first; past the first, only those with
+    P >= ``min_p`` (the first always stays: the gate, not this cut, decides whether anything is relevant)."""
+    from memscribe.read.ranker import load_ranker
+
+    ranked = load_ranker().order(
+        load_background(embedder), query, qvec, scored, has_window=window is not None
+    )
+    if min_p > 0:
+        ranked = ranked[:1] + [s for s in ranked[1:] if s.score >= min_p]
     return ranked
 
 

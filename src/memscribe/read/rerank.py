@@ -12,7 +12,7 @@ from memscribe.config import LifecycleConfig, RecallConfig
 from memscribe.lifecycle.decay import retrieval_value
 from memscribe.models import MemoryRecord
 
-__all__ = ["Scored", "rerank", "similarity_score"]
+__all__ = ["Scored", "hand_cut", "rerank", "similarity_score"]
 
 # multilingual-e5 cosines live in a narrow band: ~0.70 for unrelated text, ~0.90+ for paraphrases.
 _SIM_FLOOR, _SIM_SPAN = 0.74, 0.16
@@ -42,7 +42,10 @@ def rerank(
     cfg: RecallConfig,
     life: LifecycleConfig,
     deep: bool,
+    cut: bool = True,
 ) -> list[Scored]:
+    """The candidates scored by the hand-set weights, best first; with ``cut`` only those the hand-set
+    floors keep (:func:`hand_cut`). A learned ranker (:mod:`memscribe.read.ranker`) asks for them uncut."""
     if not fused:
         return []
     top = max(fused.values())
@@ -75,10 +78,9 @@ def rerank(
             in_window = rec.time_start <= window[1] and end >= window[0]
             if in_window:
                 score += 0.25
-        score += cfg.w_subject * subject_fit(rec.facts.subject, rec.facts.participants, q_low, asks_me)
+        fit = subject_fit(rec.facts.subject, rec.facts.participants, q_low, asks_me)
+        score += cfg.w_subject * fit
         if not deep and value < cfg.retrieval_value_min:
-            continue
-        if score < cfg.min_score or relevance < cfg.min_relevance:
             continue
         out.append(
             Scored(
@@ -92,10 +94,18 @@ def rerank(
                     "authority": round(authority, 4),
                     "retrieval_value": round(value, 4),
                     "in_window": "yes" if in_window else "no",
+                    "keyword": round(kw.get(mid, 0.0) / kw_top, 4) if mid in keyword_ids else 0.0,
+                    "subject_fit": fit,
                 },
             )
         )
     out.sort(key=lambda s: -s.score)
+    return hand_cut(out, cfg) if cut else out
+
+
+def hand_cut(scored: list[Scored], cfg: RecallConfig) -> list[Scored]:
+    """The hand-set floors: a score and a relevance floor, and a relevance share of the best candidate's."""
+    out = [s for s in scored if s.score >= cfg.min_score and float(s.why["relevance"]) >= cfg.min_relevance]
     if out and cfg.relative_relevance > 0:
         best = max(float(s.why["relevance"]) for s in out)
         out = [s for s in out if float(s.why["relevance"]) >= cfg.relative_relevance * best]
