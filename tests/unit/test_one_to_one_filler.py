@@ -47,31 +47,3 @@ def test_a_request_to_the_assistant_is_not_taken_for_a_question_about_it(tmp_pat
         )
         texts = " ".join(r.text for r in mem.list(user_id="u"))
         assert "上海" in texts and "酒店" in texts, texts
-
-
-@pytest.mark.parametrize(
-    ("said", "kept", "gone"),
-    [
-        # a turn's one fact is written alone, not with the praise and the question to the assistant around it
-        (
-            "那真是个好建议。我下周开始去学游泳了。助手觉得我应该买什么样的泳镜呢？",
-            ["游泳"],
-            ["好建议", "泳镜"],
-        ),
-        (
-            "That's such a good idea. I'm starting swimming lessons next week. Which goggles should I get?",
-            ["swimming lessons"],
-            ["good idea", "goggles"],
-        ),
-    ],
-)
-def test_a_turns_one_fact_is_written_without_the_talk_around_it(tmp_path, said, kept, gone):
-    with Memory(home=tmp_path) as mem:
-        mem.add([{"role": "user", "content": said, "id": "t1"}], user_id="u", at="2026-04-01T10:00:00+08:00")
-        recs = mem.list(user_id="u")
-        texts = " ".join(r.text for r in recs)
-        for k in kept:
-            assert k in texts, texts
-        for g in gone:
-            assert g not in texts, texts
-        assert all(r.raw == said for r in recs)  # the whole turn stays the evidence

@@ -4,8 +4,7 @@ The filter (write/filter.py) scores a message by rules; two decisions lean on th
 labelled corpus holds exactly the cases the rules get wrong:
 
 * ``worth_keeping``: of a split turn's statements, which are memories of their own — thanks, praise of a
-  suggestion, a wish to chat again ("太感谢了。", "That's a great idea.") are not, once the turn is split (at
-  least one is: the filter kept the turn);
+  suggestion, a wish to chat again ("太感谢了。", "That's a great idea.") are not, once the turn is split;
 * ``second_opinion``: a user's message to an assistant that the rule scores left just under the keep bar
   ("Fine, Priya will take care of the invoices.", "行，发票的事交给小陈吧。") is kept when the judge says it
   states something.
@@ -38,27 +37,11 @@ def _judge(texts: list[str], lang: str, embedder: Any) -> list[Any]:
 
 
 def worth_keeping(groups: list[list[Sentence]], lang: str, embedder: Any) -> list[list[Sentence]]:
-    """The statements of a split turn the judge would keep, each without the questions to the listener it would
-    drop on their own ("Which goggles should I get?" after "I'm starting swimming lessons next week."; a request
-    the judge keeps, "Can you remind me on Thursday?", stays). When it would keep no statement, the likeliest one:
-    the filter already chose to keep the turn, and its fact is in one of them, not in the thanks around it."""
-    questions = [
-        (gi, si) for gi, g in enumerate(groups) if len(g) > 1 for si, s in enumerate(g) if s.question
-    ]
-    if len(groups) <= 1 and not questions:
-        return groups
+    """The statements of a split turn the judge would keep. When it would keep none, the caller keeps the turn
+    whole: the filter already chose to keep it."""
     sep = "" if lang == "zh" else " "
-    texts = [sep.join(s.text for s in g) for g in groups]
-    judged = _judge(texts + [groups[gi][si].text for gi, si in questions], lang, embedder)
-    asked = {q for q, j in zip(questions, judged[len(groups) :], strict=True) if j.route == "drop"}
-    pruned = [[s for si, s in enumerate(g) if (gi, si) not in asked] or g for gi, g in enumerate(groups)]
-    if len(groups) == 1:
-        return pruned
-    kept = [pruned[i] for i, j in enumerate(judged[: len(groups)]) if j.route != "drop"]
-    if kept or not groups:
-        return kept
-    best = min(range(len(groups)), key=lambda i: judged[i].p_route["drop"])
-    return [pruned[best]]
+    judged = _judge([sep.join(s.text for s in g) for g in groups], lang, embedder)
+    return [g for g, j in zip(groups, judged, strict=True) if j.route != "drop"]
 
 
 def second_opinion(

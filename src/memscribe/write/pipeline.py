@@ -363,10 +363,8 @@ class WritePipeline:
             else []
         )
         sep = "" if lang == "zh" else " "
-        kept = worth_keeping(groups, lang, self.embedder) if groups else []
-        # one memory of the whole turn when it is not split or every sentence is in what is kept; otherwise the
-        # kept statements alone, so a turn's one fact is not written with the thanks and questions around it
-        whole = not kept or (len(kept) == 1 and len(kept[0]) == len(sentences))
+        kept = worth_keeping(groups, lang, self.embedder) if len(groups) > 1 else []
+        whole = not kept  # one memory of the whole turn, as the filter chose to keep it
         units = (
             [(clean, sentences, trig)]
             if whole
