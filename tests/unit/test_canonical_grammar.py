@@ -97,3 +97,16 @@ def test_a_peer_turn_names_the_listener_in_its_memory(tmp_path):
         assert "Caroline is really proud of Melanie for running that race!" in texts
     finally:
         mem.close()
+
+
+def test_the_verb_after_an_auxiliary_keeps_its_bare_form():
+    # the question's inversion puts an auxiliary before "I": "should the user gets" was written
+    from memscribe.write.encode_rules import name_subject
+
+    assert (
+        name_subject("Which goggles should I get?", "the user", "en") == "Which goggles should the user get?"
+    )
+    assert (
+        name_subject("Did I tell you I moved?", "the user", "en") == "Did the user tell you the user moved?"
+    )
+    assert name_subject("Then I go home.", "the user", "en") == "Then the user goes home."

@@ -56,7 +56,9 @@ def test_rate_limit_error_mode_raises_typed_error_per_user(tmp_path):
 
 @pytest.mark.slow
 def test_burst_of_1000_writes_loses_nothing(tmp_path):
-    mem = _mem(tmp_path, limits=LimitsConfig(user_rate=10, user_burst=20, on_exceed="queue"))
+    # a refill slower than any add() (one write per 20 s) so the burst overflows however loaded the machine is:
+    # at 10/s a machine where add() takes over 100 ms never overflowed and the test measured nothing
+    mem = _mem(tmp_path, limits=LimitsConfig(user_rate=0.05, user_burst=20, on_exceed="queue"))
     try:
         ids = [f"m{i:04d}" for i in range(1000)]
         deferred = stored = 0

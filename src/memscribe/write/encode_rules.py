@@ -260,6 +260,12 @@ def says_nothing_of_speaker(sentence: Sentence, lang: str) -> bool:
     )
 
 
+# an auxiliary or modal right before "I" (a question's inversion): the verb after "I" keeps its bare form
+_AUX_BEFORE = re.compile(
+    r"\b(?:should|would|could|can|will|shall|may|might|must|do|does|did|am|was|were|have|has|had)\s+$", re.I
+)
+
+
 def name_subject(text: str, subject: str, lang: str) -> str:
     """我 / I -> the subject, keeping the sentence grammatical enough for reading and retrieval."""
     if lang == "zh":
@@ -287,8 +293,10 @@ def name_subject(text: str, subject: str, lang: str) -> str:
 
     def agree(m: re.Match[str]) -> str:
         adv, verb = m.group(1) or "", m.group(2)
-        if verb.lower() not in _EN_VERBS:
-            return m.group(0)
+        if verb.lower() not in _EN_VERBS or _AUX_BEFORE.search(m.string, 0, m.start()):
+            return m.group(
+                0
+            )  # "should I get", "did I tell", "to let me know": the verb after an auxiliary stays bare
         return f"I{adv} {_third_person(verb)}"
 
     # the verb agrees only where "I" is the subject: "I get" -> "Caroline gets", but "helps me get" ->
