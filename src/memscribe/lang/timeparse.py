@@ -37,8 +37,10 @@ from memscribe.lang.timeparse_en import (
     shift,
     wall,
 )
+from memscribe.lang.timeparse_en_parts import en_part_spans
 from memscribe.lang.timeparse_rec import standing
-from memscribe.lang.timeparse_zh import zh_spans
+from memscribe.lang.timeparse_zh import normalize, zh_spans
+from memscribe.lang.timeparse_zh_month import month_parts
 
 __all__ = ["Granularity", "TimeMention", "iso", "primary_time", "resolve_times", "rewrite_with_absolute"]
 
@@ -305,8 +307,8 @@ def _resolve_times(text: str, at: datetime, lang: Literal["zh", "en"] | None = N
     c = Ctx(text, at)
     spans: list[Span] = []
     if lang == "zh" or (lang is None and _CJK.search(text)):
-        spans += zh_spans(c)
-    spans += en_spans(c)
+        spans += zh_spans(c) + month_parts(c, normalize(text))
+    spans += en_spans(c) + en_part_spans(c)
     return [
         TimeMention(text[s.start : s.end], s.start, s.end, s.t0, s.t1, s.gran, s.relative, s.rec)
         for s in _finish(

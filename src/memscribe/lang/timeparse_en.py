@@ -907,7 +907,6 @@ def _h_rec(c: Ctx, m: re.Match[str]) -> Span | None:
 
 
 def _rules() -> tuple[tuple[re.Pattern[str], Callable[[Ctx, re.Match[str]], Span | None]], ...]:
-    from memscribe.lang.timeparse_en_parts import EN_PART_RULES
     from memscribe.lang.timeparse_holidays import EN_HOLIDAY
     from memscribe.lang.timeparse_rec import EN_REC
 
@@ -941,7 +940,6 @@ def _rules() -> tuple[tuple[re.Pattern[str], Callable[[Ctx, re.Match[str]], Span
         (_R_SEASON, _h_season),
         (EN_HOLIDAY, _h_holiday),
         (EN_REC, _h_rec),
-        *EN_PART_RULES,
     )
 
 

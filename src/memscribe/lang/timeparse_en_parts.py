@@ -27,7 +27,7 @@ from memscribe.lang.timeparse_en import (
     ym_shift,
 )
 
-__all__ = ["EN_PART_RULES"]
+__all__ = ["EN_PART_RULES", "en_part_spans"]
 
 _F = re.I | re.A
 _MONTH = "|".join(MONTHS)
@@ -118,3 +118,14 @@ EN_PART_RULES: tuple[tuple[re.Pattern[str], Callable[[Ctx, re.Match[str]], Span 
     (_R_WEEKDAYS_AGO, _h_weekdays_ago),
     (_R_DOTTED, _h_dotted),
 )
+
+
+def en_part_spans(c: Ctx) -> list[Span]:
+    """Candidate spans of these rules (timeparse.py adds them to the main rules' before overlaps are resolved)."""
+    out = []
+    for rx, fn in EN_PART_RULES:
+        for m in rx.finditer(c.text):
+            sp = fn(c, m)
+            if sp is not None:
+                out.append(sp)
+    return out

@@ -32,7 +32,6 @@ from memscribe.lang.timeparse_en import (
 )
 from memscribe.lang.timeparse_holidays import ZH_HOLIDAY, holiday_span, lunar_span
 from memscribe.lang.timeparse_rec import ZH_REC, zh_recurrence
-from memscribe.lang.timeparse_zh_month import month_parts
 
 __all__ = ["normalize", "zh_int", "zh_spans"]
 
@@ -508,7 +507,6 @@ def zh_spans(c: Ctx) -> list[Span]:
         _lunar,
         _clocks,
         _edges,
-        month_parts,
         _quarters,
         _seasons,
         _holidays,
