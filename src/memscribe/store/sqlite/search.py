@@ -182,11 +182,11 @@ class SQLiteSearch(SQLiteConnection):
         found = self._ranked(f"{scope}terms : ({words})", user_id, statuses, k, window)
         if window[0] > 0:
             # Older than the window: every document holding one of the rare terms (together no more than
-            # the budget) — a name, an order number — is still scored; only documents holding nothing but
-            # common words are left to the newest ones.
+            # half the budget: the stage scores them twice) — a name, an order number — is still scored;
+            # only documents holding nothing but common words are left to the newest ones.
             rare, seen = [], 0
             for q, t in sorted(zip(quoted, terms, strict=True), key=lambda qt: indexed_df[qt[1]]):
-                if seen + indexed_df[t] > budget:
+                if seen + indexed_df[t] > budget // 2:
                     break
                 rare.append(q)
                 seen += indexed_df[t]
