@@ -199,9 +199,9 @@ class Ledger:
 
     def reindex(self, records: Sequence[MemoryRecord], vectors: Sequence[np.ndarray]) -> int:
         """Derived index entries rebuilt (a new embedder, a changed keyword rule): no version, no audit."""
-        with self._store.atomic():
-            for rec, vec in zip(records, vectors, strict=True):
-                self._store.put_memory(rec, vector=vec, keyword_text=keyword_text_for(rec))
+        self._store.put_memories(
+            [(rec, vec, keyword_text_for(rec)) for rec, vec in zip(records, vectors, strict=True)]
+        )
         return len(records)
 
     def restore_imported(

@@ -144,6 +144,31 @@ def bench_speed(
     run_speed(_int_list(n, "--n"), out_dir=out, console=console, store_url=store, with_mem0=mem0)
 
 
+@bench_app.command("rest")
+def bench_rest(
+    n: int = typer.Option(60, "--n", help="Messages (the first 5 of each side are warm-up)"),
+    out: Path | None = typer.Option(None, "--out", help="Write the figures as JSON here too"),
+) -> None:
+    """A served write (POST /v1/memories, warm `memscribe serve` on 127.0.0.1) vs the library's add()."""
+    import json
+
+    from memscribe.bench.rest import run_rest_write
+    from memscribe.errors import MemscribeError
+
+    try:
+        res = run_rest_write(n).summary()
+    except (MemscribeError, ValueError) as exc:
+        console.print(f"[red]error:[/red] {exc}", markup=True, highlight=False)
+        raise typer.Exit(2) from exc
+    lib, rest, ratio = res["library_add_ms"], res["rest_post_ms"], res["rest_vs_library"]
+    typer.echo(f"{res['messages_timed']} messages, same stream, alternately")
+    typer.echo(f"library add()          p50 {lib['p50']:7.1f} ms   p95 {lib['p95']:7.1f} ms")
+    typer.echo(f"POST /v1/memories      p50 {rest['p50']:7.1f} ms   p95 {rest['p95']:7.1f} ms")
+    typer.echo(f"served / library       p50 {ratio['p50']:7.2f}x     p95 {ratio['p95']:7.2f}x")
+    if out is not None:
+        out.write_text(json.dumps(res, indent=2), encoding="utf-8")
+
+
 @bench_app.command("lifecycle")
 def bench_lifecycle(
     days: int = typer.Option(365, "--days", min=1, help="Simulated days"),

@@ -317,7 +317,7 @@ def _speed_md(sec: dict[str, Any]) -> list[str]:
         _meta_line(sec),
         "",
         f"One user's store, {st['store']}; n synthetic memories (zh + en templates, seed {st['seed']}) inserted "
-        f"directly with `put_memory` in transactions of {st['insert_batch']}. Vectors: a pool of {st['pool_size']} "
+        f"directly through the store's bulk path (`bulk_load` + `put_memories`, batches of {st['insert_batch']}). Vectors: a pool of {st['pool_size']} "
         f"distinct template texts embedded with the real embedder ({sec['pool_embed_ms_per_text']:.1f} ms/text); "
         f"each memory gets a same-template pool vector + N(0, {st['noise_sigma']}) noise, renormalised. "
         f"{st['queries']} queries (zh/en alternating), {st['messages']} messages for add(). The query-vector "
@@ -414,7 +414,7 @@ def _speed_md(sec: dict[str, Any]) -> list[str]:
                 _x(s["cold_vs_baseline"]),
             ),
             (
-                "bulk load (put_memory) memories/s",
+                "bulk load (put_memories) memories/s",
                 f"{s['build']['memories_per_s']:.0f} ({s['build']['seconds']:.1f} s)",
                 "",
                 "",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from datetime import datetime, timedelta
 
 import numpy as np
@@ -38,6 +39,18 @@ class SQLiteMemories(SQLiteConnection):
     def _pk(self, memory_id: str) -> int | None:
         rows = self._exec("SELECT pk FROM memories WHERE id=?", (memory_id,))
         return rows[0][0] if rows else None
+
+    def put_memories(self, items: Sequence[tuple[MemoryRecord, np.ndarray | None, str | None]]) -> None:
+        """Many ``put_memory`` calls in one transaction (in process, a statement costs no round trip)."""
+        with self.atomic():
+            for rec, vector, keyword_text in items:
+                self.put_memory(rec, vector=vector, keyword_text=keyword_text)
+
+    @contextmanager
+    def bulk_load(self, expected: int) -> Iterator[None]:
+        """One transaction for a load of about ``expected`` new memories (nothing to defer here)."""
+        with self.atomic():
+            yield
 
     def put_memory(
         self, rec: MemoryRecord, *, vector: np.ndarray | None = None, keyword_text: str | None = None

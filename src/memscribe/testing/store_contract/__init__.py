@@ -12,6 +12,7 @@ A store that implements only some areas can compose just those mixins.
 
 from __future__ import annotations
 
+from memscribe.testing.store_contract.bulk import BulkContract
 from memscribe.testing.store_contract.counters import CounterContract
 from memscribe.testing.store_contract.jobs import JobContract
 from memscribe.testing.store_contract.lifecycle import LifecycleContract, TransactionContract
@@ -23,6 +24,7 @@ from memscribe.testing.store_contract.vault import VaultContract
 
 __all__ = [
     "T0",
+    "BulkContract",
     "CounterContract",
     "JobContract",
     "LifecycleContract",
@@ -42,6 +44,7 @@ __all__ = [
 
 class StoreContractTests(
     MemoryContract,
+    BulkContract,
     SlotContract,
     OriginContract,
     SearchContract,
