@@ -205,32 +205,35 @@ _WD_BEFORE_DATE = re.compile(r"\s*[,，、]?\s*")
 _WD_CLOSE = re.compile(r"\s*[）)]")
 
 
+def _one_weekday_and_a_date(wd: Span, d: Span) -> bool:
+    """A bare single weekday and a written (not relative) single day: a weekday said with its date."""
+    return (
+        wd.bare
+        and len(wd.wd) == 1
+        and wd.gran == "day"
+        and d.gran == "day"
+        and d.t0.date() == d.t1.date()
+        and not d.relative
+    )
+
+
 def _absorb_weekdays(c: Ctx, spans: list[Span]) -> list[Span]:
     """A weekday said with its date (10月17日（周四）, 12月8号周日, 周四，11月14日, Tue, Oct 13 is the date rule's)
-    belongs to the date: it must not become a day of its own that a following clock attaches to."""
+    belongs to the date: it must not become a day of its own that a following clock attaches to. The date
+    decides; the weekday is not checked against it."""
     out: list[Span] = []
     for s in spans:
         p = out[-1] if out else None
         if (
             p is not None
-            and p.bare
-            and len(p.wd) == 1
-            and p.gran == "day"
-            and s.gran == "day"
-            and s.t0.date() == s.t1.date()
-            and not s.relative
+            and _one_weekday_and_a_date(p, s)
             and _WD_BEFORE_DATE.fullmatch(c.text, p.end, s.start)
         ):
-            out[-1] = replace(s, start=p.start)  # the date says which day; the weekday only confirms it
+            out[-1] = replace(s, start=p.start)
             continue
         if (
             p is not None
-            and s.bare
-            and len(s.wd) == 1
-            and s.gran == "day"
-            and p.gran == "day"
-            and p.t0.date() == p.t1.date()
-            and not p.relative
+            and _one_weekday_and_a_date(s, p)
             and _WD_AFTER_DATE.fullmatch(c.text, p.end, s.start)
         ):
             close = _WD_CLOSE.match(c.text, s.end)
