@@ -16,7 +16,14 @@ from typing import Any
 from memscribe.errors import InputError, MessageTooLargeError
 from memscribe.models import Status
 from memscribe.text_rules import REASON_MAX_CHARS, TEXT_MAX_CHARS, bad_label, bad_string, bad_text
-from memscribe.write.normalize import check_id, normalize_messages, optional_id, parse_at, require_user
+from memscribe.write.normalize import (
+    check_id,
+    normalize_messages,
+    optional_id,
+    parse_at,
+    parse_message_at,
+    require_user,
+)
 
 __all__ = [
     "ALL_STATUSES",
@@ -34,6 +41,7 @@ __all__ = [
     "normalize_messages",
     "optional_id",
     "parse_at",
+    "parse_message_at",
     "query_text",
     "reason",
     "require_user",

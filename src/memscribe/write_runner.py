@@ -67,7 +67,7 @@ class WriteRunner:
         user_id = boundary.require_user(user_id)
         agent_id = boundary.optional_id(agent_id, "agent_id")
         session_id = boundary.optional_id(session_id, "session_id")
-        when = boundary.parse_at(at, default=self._clock())
+        when = boundary.parse_message_at(at, default=self._clock())
         meta = boundary.metadata(metadata)
         msgs = boundary.normalize_messages(messages, max_bytes=self._max_message_bytes, at=when)
         self._admission.check_limits(user_id)

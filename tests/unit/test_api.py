@@ -56,6 +56,14 @@ def test_scope_isolation_in_list_search_context(mem):
         (b"\xff\xfe\x00binary", {}, errors.InputError),
         ("text with a lone surrogate \ud800", {}, errors.InputError),
         ("fine text", {"at": "next tuesday-ish"}, errors.InvalidTimeError),
+        # the calendar's ends: "next year" or "every Sunday" said then is no date
+        ("Early next year I move to Oslo.", {"at": "9999-12-31T23:00:00+00:00"}, errors.InvalidTimeError),
+        ("明年年初我要搬去奥斯陆。", {"at": "0001-01-01T01:00:00+00:00"}, errors.InvalidTimeError),
+        (
+            [{"role": "user", "content": "every Sunday I swim", "at": "9999-06-01T00:00:00"}],
+            {},
+            errors.InvalidTimeError,
+        ),
         ("fine text", {"user_id": ""}, errors.MissingScopeError),
         ("fine text", {"user_id": None}, errors.MissingScopeError),
         ("fine text", {"metadata": {"x": object()}}, errors.InputError),
@@ -68,6 +76,14 @@ def test_bad_input_is_a_typed_error_and_writes_nothing(mem, messages, kwargs, ex
         mem.add(messages, **kw)
     assert mem.list(user_id="u1", status=None) == []
     assert mem.stats()["memories_by_status"] == {}
+
+
+def test_times_near_the_calendars_ends_still_write(mem):
+    for at in ("0002-01-01T00:00:00+00:00", "9998-12-31T23:59:00+00:00"):
+        rep = mem.add(
+            "Remember: every Sunday I swim, and early next year I move to Oslo.", user_id="edge", at=at
+        )
+        assert rep.items and all(it.action != "drop" for it in rep.items)
 
 
 def test_bad_input_in_a_batch_writes_nothing(mem):

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from memscribe.errors import InputError
-from memscribe.write.normalize import normalize_messages, optional_id, parse_at
+from memscribe.write.normalize import normalize_messages, optional_id, parse_at, parse_message_at
 
 if TYPE_CHECKING:
     from memscribe.memory import Memory
@@ -87,7 +87,7 @@ def _message(obj: Any, max_bytes: int) -> tuple[dict[str, Any], str | None]:
         raise InputError("no 'content'")
     msg = {k: obj[k] for k in _MESSAGE_KEYS if obj.get(k) is not None}
     if "at" in msg:
-        msg["at"] = parse_at(msg["at"]).isoformat()
+        msg["at"] = parse_message_at(msg["at"]).isoformat()
     session = obj.get("session_id")
     if session is not None and (not isinstance(session, str | int) or isinstance(session, bool)):
         raise InputError("session_id must be a string")

@@ -463,7 +463,7 @@ def pick_year(c: Ctx, pos: int, make: Callable[[int], date | None], grace_days: 
     if tense < 0:
         ok = [d for d in cands if d <= today + timedelta(days=60)]
         return max(ok) if ok else None
-    lo = today if tense > 0 else today - timedelta(days=grace_days)
+    lo = today if tense > 0 else (shift(today, -grace_days) or date.min)
     ok = [d for d in cands if d >= lo]
     return min(ok) if ok else None
 

@@ -70,6 +70,8 @@ def _h_part(c: Ctx, m: re.Match[str]) -> Span | None:
     if year is None and m["u"] and m["u"].lower() == "year":
         year = c.base.year + _K[m["k"].lower()]
     if year is not None:
+        if not 1 <= year <= 9999:
+            return None  # "early next year" said in 9999
         m0, m1 = _THIRDS_YEAR[p]
         end = month_last(year, m1)
         return c.span(

@@ -17,7 +17,7 @@ from memscribe.errors import (
 from memscribe.models import Message
 from memscribe.text_rules import ID_MAX_CHARS, NAME_MAX_CHARS, TEXT_MAX_CHARS, bad_id, bad_label, bad_text
 
-__all__ = ["check_id", "normalize_messages", "optional_id", "parse_at", "require_user"]
+__all__ = ["check_id", "normalize_messages", "optional_id", "parse_at", "parse_message_at", "require_user"]
 
 _ROLES = {"user", "assistant", "system", "tool"}
 _ROLE_ALIASES = {"human": "user", "ai": "assistant", "bot": "assistant", "model": "assistant"}
@@ -44,6 +44,11 @@ def optional_id(value: Any, what: str) -> str | None:
     return None if value is None else check_id(value, what)
 
 
+# a message's own time: far enough from the calendar's ends that "next year", "every Sunday" or "30 days
+# ago" said at that time is still a date (the year 1 and the year 9999 have no neighbours)
+AT_MIN_YEAR, AT_MAX_YEAR = 2, 9998
+
+
 def parse_at(at: Any, *, default: datetime | None = None) -> datetime:
     """ISO 8601 string or datetime -> timezone-aware datetime (naive values are taken as UTC)."""
     if at is None:
@@ -60,6 +65,18 @@ def parse_at(at: Any, *, default: datetime | None = None) -> datetime:
     else:
         raise InvalidTimeError(f"time must be an ISO 8601 string or a datetime, not {type(at).__name__}")
     return dt if dt.tzinfo is not None else dt.replace(tzinfo=UTC)
+
+
+def parse_message_at(at: Any, *, default: datetime | None = None) -> datetime:
+    """A message's own time: :func:`parse_at`, within the years AT_MIN_YEAR..AT_MAX_YEAR (a filter's bound may
+    be anything; the time a message was said is what relative times in it are counted from)."""
+    dt = parse_at(at, default=default)
+    if not AT_MIN_YEAR <= dt.year <= AT_MAX_YEAR:
+        raise InvalidTimeError(
+            f"time {dt.isoformat()} is out of range: a message's time must fall in the years "
+            f"{AT_MIN_YEAR}..{AT_MAX_YEAR}"
+        )
+    return dt
 
 
 def _check_text(content: Any, limit: int, where: str) -> str:
@@ -128,7 +145,7 @@ def normalize_messages(messages: Any, *, max_bytes: int, at: datetime) -> list[M
             raise InputError(f"{where}: id {why}")
         name = name if name and name.strip() else None
         mid = None if isinstance(mid, str) and not mid.strip() else mid
-        msg_at = parse_at(item["at"]) if item.get("at") is not None else at
+        msg_at = parse_message_at(item["at"]) if item.get("at") is not None else at
         out.append(
             Message(
                 role=role,
