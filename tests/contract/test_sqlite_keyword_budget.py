@@ -110,3 +110,35 @@ def test_over_the_budget_scores_stay_exact_and_an_old_rare_term_is_found(store, 
     other = store.keyword_search("u2", ["hotel", "lisbon"], k=5)
     assert len(other) == 5 and all(mid.startswith("o") for mid, _ in other)
     _same_ranking(other, _exact(store, "u2", ["hotel", "lisbon"], 5))
+
+
+def test_keyword_search_while_the_writer_connection_is_busy_in_another_thread(tmp_path):
+    """Keyword search runs in pool threads beside writes: the index's tokenizer must not touch a connection
+    another thread is using (apsw raised ThreadingViolationError from a REST search in CI)."""
+    import threading
+    import time
+
+    store = SQLiteStore(tmp_path / "kw.db")
+    try:
+        for i in range(20):
+            _put(store, f"a{i:03d}", "u", f"allergies to peanuts and cycling on day {i}")
+        started = threading.Event()
+
+        def busy_writer() -> None:  # the writer's connection runs a long statement meanwhile
+            started.set()
+            store._exec(
+                "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000000) "
+                "SELECT count(*) FROM n"
+            )
+
+        t = threading.Thread(target=busy_writer)
+        t.start()
+        started.wait()
+        time.sleep(0.05)
+        try:
+            hits = store.keyword_search("u", ["allergies", "cycling"], k=5)
+        finally:
+            t.join()
+        assert len(hits) == 5
+    finally:
+        store.close()

@@ -3,8 +3,10 @@ over the segmented keyword index, time ranges; and access statistics."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterable, Sequence
 from datetime import datetime
+from functools import cache
 from typing import Any
 
 import apsw
@@ -33,9 +35,17 @@ def _window(total: int, matches: int, budget: int) -> tuple[int, int]:
     return total - max(budget, budget * total // max(1, matches)), total
 
 
+_TOKENIZER_LOCK = threading.Lock()
+
+
+@cache
+def _index_tokenizer() -> Any:
+    """The memories index's tokenizer (porter over unicode61, diacritics removed) on a connection of its own."""
+    return apsw.Connection(":memory:").fts5_tokenizer("porter", ["unicode61", "remove_diacritics", "2"])
+
+
 class SQLiteSearch(SQLiteConnection):
     _vectors: VectorCache
-    _tokenize: Any = None  # the keyword index's tokenizer, made on first use
 
     def vector_search(
         self, user_id: str, query: np.ndarray, *, k: int, statuses: Sequence[str] = ("active",)
@@ -115,13 +125,15 @@ class SQLiteSearch(SQLiteConnection):
         return {t.lower(): df.get(t.lower(), 0) for t in terms}, by_token
 
     def _index_tokens(self, term: str) -> list[str]:
-        with self._rlock:
-            if self._tokenize is None:
-                self._tokenize = self._conn.fts5_tokenizer("porter", ["unicode61", "remove_diacritics", "2"])
-            tokenize = self._tokenize
-        return [
-            tok[2] for tok in tokenize(term.encode("utf-8", "surrogatepass"), apsw.FTS5_TOKENIZE_QUERY, None)
-        ]
+        """The term as the index's tokenizer stores it. The tokenizer lives on a private in-memory connection
+        with its own lock: an apsw connection may be used by one thread at a time, and keyword search runs in
+        a pool thread beside the store's own connections (the writer's lock would make it wait for writes)."""
+        with _TOKENIZER_LOCK:
+            tokenize = _index_tokenizer()
+            return [
+                tok[2]
+                for tok in tokenize(term.encode("utf-8", "surrogatepass"), apsw.FTS5_TOKENIZE_QUERY, None)
+            ]
 
     @staticmethod
     def _selective(terms: list[str], df: dict[str, int], total: int) -> list[str]:
