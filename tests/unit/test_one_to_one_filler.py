@@ -22,6 +22,12 @@ from memscribe import Memory
             ["friend", "What do you think"],
         ),
         (
+            "Hello, my friend. I'm happy to say one of my paintings was selected for the exhibition.",
+            ["paintings was selected"],
+            ["friend"],
+        ),
+        ("你好，我的朋友。我的一幅画入选了展览。", ["画入选了展览"], ["朋友"]),
+        (
             "Hi friend, I adopted a cat yesterday. Thank you!",
             ["The user adopted a cat on 2026-03-31"],
             ["Thank"],

@@ -310,9 +310,10 @@ PLEASANTRY = re.compile(
     r"^(?:hi|hey|hello|hiya|howdy|good (?:morning|afternoon|evening|night)|thanks?(?: you)?(?: so much| a lot)?|"
     r"thank you(?: so much| very much)?|cheers|bye|goodbye|see (?:you|ya)|take care|you'?re welcome|"
     r"你好呀?|您好|嗨|哈喽|早上好|早安|下午好|晚上好|晚安|谢谢(?:你|您)?|多谢|感谢|再见|拜拜|回头见|不客气|"
-    r"朋友|亲爱的|friend|buddy|pal)"
+    r"(?:my\s+|我的)?(?:dear\s+)?(?:朋友|亲爱的|friend|buddy|pal))"
     r"(?:\s+(?:there|again|everyone|all))?"
-    r"(?:[\s,，、]*(?:朋友|亲爱的|宝贝|老师|friend|buddy|dear|pal|mate))?[\s,，、!！.。~～呀啊哦]*$",
+    # the listener addressed: "Hello, friend", "Hello, my friend", "你好，我的朋友"
+    r"(?:[\s,，、]*(?:my\s+|我的)?(?:dear\s+)?(?:朋友|亲爱的|宝贝|老师|friend|buddy|dear|pal|mate))?[\s,，、!！.。~～呀啊哦]*$",
     re.IGNORECASE,
 )
 
