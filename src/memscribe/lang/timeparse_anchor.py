@@ -25,6 +25,7 @@ from datetime import date
 from memscribe.lang.timeparse_en import NUM_RE, WEEKDAYS, Ctx, Span, mkdate, num_value, shift, wall, ym_shift
 from memscribe.lang.timeparse_zh import N as ZH_N
 from memscribe.lang.timeparse_zh import zh_int
+from memscribe.lang.timeparse_zh_month import ZH_WEEKDAY_INDEX
 
 __all__ = ["anchored"]
 
@@ -51,7 +52,6 @@ _ZH_WEEKDAY = re.compile(r"的?(?:周|星期|礼拜)(?P<d>[一二三四五六日
 # 下周的今天, 明年这个时候, 三个月后的今天 (after the span) / this time next week, this time last year (before it)
 _ZH_SAME_DAY = re.compile(r"的?(?:今天|这个时候|这时候|这一天)")
 _EN_SAME_DAY = re.compile(r"\bthis\s+(?:time|day)\s+$", re.I)
-_ZH_WD = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}
 _ZH_UNITS = {
     "天": "day",
     "日": "day",
@@ -154,7 +154,7 @@ def _weekday_in_week(c: Ctx, s: Span) -> Span | None:
     if m is None:
         return None
     monday = s.t0.date()
-    return _day_span(c, s.start, m.end(), shift(monday, _ZH_WD[m["d"]] - monday.weekday()), s)
+    return _day_span(c, s.start, m.end(), shift(monday, ZH_WEEKDAY_INDEX[m["d"]] - monday.weekday()), s)
 
 
 def _same_day_of(c: Ctx, s: Span) -> Span | None:

@@ -13,8 +13,9 @@ import re
 from datetime import date
 
 from memscribe.lang.timeparse_en import Ctx, Span, days_range, mkdate, month_last, pick_year, shift, ym_shift
+from memscribe.lang.timeparse_zh import zh_int
 
-__all__ = ["month_parts"]
+__all__ = ["ZH_WEEKDAY_INDEX", "month_parts"]
 
 _REL_MONTH = r"(?P<k>这个|本|下下个?|上上个?|下个?|上个?)月"
 _NUM_MONTH = r"(?P<mon>十[一二]?|[一二三四五六七八九]|1[0-2]|0?[1-9])月份?"
@@ -35,29 +36,14 @@ _K = {
     "上上": -2,
     "上上个": -2,
 }
-_NTH_N = {"一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "1": 1, "2": 2, "3": 3, "4": 4, "5": 5}
-_WD = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}
-_MON = {
-    "一": 1,
-    "二": 2,
-    "三": 3,
-    "四": 4,
-    "五": 5,
-    "六": 6,
-    "七": 7,
-    "八": 8,
-    "九": 9,
-    "十": 10,
-    "十一": 11,
-    "十二": 12,
-}
+# 周一..周日 (星期天 too): the weekday's index, Monday 0; timeparse_anchor reads it as well
+ZH_WEEKDAY_INDEX = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}
 
 
 def _ym(c: Ctx, m: re.Match[str]) -> tuple[int, int] | None:
     if m["k"] is not None:
         return ym_shift(c.base.year, c.base.month, _K[m["k"]])
-    mon = m["mon"]
-    mo = int(mon) if mon.isdigit() else _MON.get(mon)
+    mo = zh_int(m["mon"])
     if mo is None or not 1 <= mo <= 12:
         return None
     last = pick_year(c, m.start(), lambda yy: month_last(yy, mo))
@@ -95,8 +81,8 @@ def month_parts(c: Ctx, t: str) -> list[Span]:
         if m["edge"]:
             d = mkdate(ym[0], ym[1], 1) if m["edge"] == "第一天" else month_last(*ym)
         else:
-            nth = None if m["nth"] == "最后一个" else _NTH_N.get(m["nth"][1])
-            d = _nth_weekday(ym[0], ym[1], _WD[m["d"]], nth)
+            nth = None if m["nth"] == "最后一个" else zh_int(m["nth"][1])
+            d = _nth_weekday(ym[0], ym[1], ZH_WEEKDAY_INDEX[m["d"]], nth)
         sp = c.day(m.start(), m.end(), d, relative=True)
         if sp is not None:
             out.append(sp)
