@@ -110,3 +110,48 @@ def test_the_verb_after_an_auxiliary_keeps_its_bare_form():
         name_subject("Did I tell you I moved?", "the user", "en") == "Did the user tell you the user moved?"
     )
     assert name_subject("Then I go home.", "the user", "en") == "Then the user goes home."
+
+
+@pytest.mark.parametrize(
+    ("said", "restored"),
+    [
+        ("Been reading that book you recommended.", "I've been reading that book you recommended."),
+        ("Been a long road, but I'm proud.", "It's been a long road, but I'm proud."),
+        ("Can't wait to see it!", "I can't wait to see it!"),
+        ("Really made me proud.", "It really made me proud."),
+        ("Started painting last year.", "I started painting last year."),
+        ("Thinking of going back to school.", "I'm thinking of going back to school."),
+        ("Wish you were here.", "I wish you were here."),
+        # an imperative, or a sentence with its subject, is left alone
+        ("Make sure you take care of yourself.", "Make sure you take care of yourself."),
+        ("Let me know how it goes.", "Let me know how it goes."),
+        ("Read more books.", "Read more books."),
+        ("I went hiking.", "I went hiking."),
+        ("My sister loved it.", "My sister loved it."),
+    ],
+)
+def test_a_dropped_english_subject_is_put_back(said, restored):
+    from memscribe.lang.dropped_subject import restore_dropped_subject
+
+    assert restore_dropped_subject(said) == restored
+
+
+def test_a_peer_turn_that_opens_without_its_subject_still_says_whose_words_it_holds(tmp_path):
+    from memscribe import Memory
+
+    mem = Memory(home=tmp_path / "store")
+    mem.add(
+        [
+            {"role": "user", "name": "Caroline", "content": "How have you been lately?"},
+            {
+                "role": "user",
+                "name": "Melanie",
+                "content": "We enjoy hiking in the mountains. Been reading that book you recommended.",
+            },
+        ],
+        user_id="u",
+        at="2023-05-08T13:56:00+00:00",
+    )
+    texts = [m.text for m in mem.list(user_id="u") if "hiking" in m.text or "reading" in m.text]
+    assert texts and all(t.startswith("Melanie") for t in texts), texts
+    assert any("Melanie has been reading that book Caroline recommended" in t for t in texts), texts

@@ -13,7 +13,9 @@ from datetime import datetime
 from memscribe.decisions import Candidate, FilterDecision, TriggerResult
 from memscribe.facts import Facts
 from memscribe.lang import lexicon as lx
+from memscribe.lang.attachments import render_attachments
 from memscribe.lang.clauses import Sentence
+from memscribe.lang.dropped_subject import restore_dropped_subject
 from memscribe.lang.entities import extract_entities
 from memscribe.lang.subject import ZH_MY_RELATION, third_party
 from memscribe.lang.text import detect_lang
@@ -216,6 +218,15 @@ def _drop_opening_connective(body: str, lang: str) -> str:
     if out is not body and lang != "zh" and out[:1].islower() and not out.startswith(("i ", "i'")):
         out = out[:1].upper() + out[1:]
     return out
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"'“])|(?<=[。！？])")
+
+
+def _first_sentence(text: str) -> str:
+    """Whose words a memory holds is told by its opening: "We enjoy hiking. Melanie has been reading …" still
+    needs "Melanie said:" in front."""
+    return _SENTENCE_END.split(text, maxsplit=1)[0]
 
 
 def _said(signals: frozenset[str], lang: str) -> str:
@@ -482,11 +493,17 @@ class RuleEncoder:
         # greetings, thanks and questions about the listener ("早上好，朋友。", "你喜欢看电视剧吗？") say
         # nothing about the speaker: the memory keeps the rest of the turn
         said = [s for s in said if not says_nothing_of_speaker(s, lang)] or said
-        body_sents = [s.text for s in said]
+        # "Been reading that book …" dropped its "I": put back, the subject rewriting names the speaker
+        body_sents = [
+            restore_dropped_subject(s.text) if lang == "en" and not s.question else s.text for s in said
+        ]
         # a sentence that only carried a removed sensitive value ("我手机号是[已移除手机号]") says nothing now
         body_sents = [b for b in body_sents if not _REMOVED.search(b)] or body_sents
         sep = "" if lang == "zh" else " "
         body = _drop_opening_connective(sep.join(body_sents).strip(), lang) or text.strip()
+        body = render_attachments(
+            body, lang
+        )  # "[shares a photo: …]" is what the speaker did: "I shared a photo of …"
         # "我表哥在南京上班" is about the cousin: the slot is the cousin's, never the speaker's own
         about = third_party(body_sents[0], subject, lang) if body_sents else None
         mentions = resolve_times(body, at)
@@ -505,7 +522,7 @@ class RuleEncoder:
             canonical += "。" if lang == "zh" else "."
         if lang == "zh":
             canonical = _ZH_TIME_THEN_VERB.sub(lambda m: f"{m.group(1)}{subject}", canonical, count=1)
-        if subject.lower() not in canonical.lower():
+        if subject.lower() not in _first_sentence(canonical).lower():
             # no 我 / I to rewrite ("去成都的航班改签了", "We moved to Denver"): say whose memory it is, as
             # reported speech rather than a transcript's "Name:" line. A zh sentence that dropped its subject
             # gets it back; otherwise the report is needed only where more than one voice fills the memory (a

@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from memscribe.lang.attachments import CAPTION_SENTENCE
 from memscribe.lang.text import keyword_terms
 from memscribe.lang.timeparse_en import MONTHS as _MONTHS_FULL
 from memscribe.lang.timeparse_en import WEEKDAYS as _WDS
@@ -79,7 +80,12 @@ _NOT_OBJECT = _PARTIES | _CONVERSATION | _FEELING | _GENERIC
 
 # an image caption a chat attaches ("[shares a photo: a photography of a group of dogs]") describes the
 # picture, not what the speaker says
-_CAPTION = re.compile(r"\[(?:shares|sharing|shared|sends|sent)\b[^\]]*\]", re.IGNORECASE)
+_CAPTION = re.compile(
+    r"\[(?:shares|sharing|shared|sends|sent)\b[^\]]*\]|"
+    + CAPTION_SENTENCE.pattern
+    + r"|[^。！？]*分享了(?:一张|一段)[^。！？]*[。！？]?",
+    re.IGNORECASE,
+)
 
 
 def object_terms(text: str, names: Iterable[str] = ()) -> set[str]:
