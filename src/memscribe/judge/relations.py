@@ -93,11 +93,14 @@ def _cues(text: str, lang: str) -> list[float]:
     return [*(1.0 if p.search(text) else 0.0 for _, p in _CUES), 1.0 if neg.search(text) else 0.0]
 
 
-def pair_features(old: RelationSide, new: RelationSide) -> np.ndarray:
-    """One feature row for a pair (old stored memory, new fact)."""
-    eo = np.asarray(old.embedding, dtype=np.float32)
-    en = np.asarray(new.embedding, dtype=np.float32)
-    cos = float(eo @ en / ((np.linalg.norm(eo) * np.linalg.norm(en)) or 1.0))
+def pair_features(old: RelationSide, new: RelationSide, cosine: float | None = None) -> np.ndarray:
+    """One feature row for a pair (old stored memory, new fact). ``cosine``: the two embeddings' cosine when
+    the caller already has it (the write path's neighbour search does), so no vector need be fetched."""
+    if cosine is None:
+        eo = np.asarray(old.embedding, dtype=np.float32)
+        en = np.asarray(new.embedding, dtype=np.float32)
+        cosine = float(eo @ en / ((np.linalg.norm(eo) * np.linalg.norm(en)) or 1.0))
+    cos = cosine
     go, gn = char_grams(old.text), char_grams(new.text)
     vo, vn = _norm(old.value), _norm(new.value)
     ido, idn = id_tokens(old.text), id_tokens(new.text)
@@ -138,9 +141,9 @@ def pair_matrix(pairs: Sequence[tuple[RelationSide, RelationSide]]) -> np.ndarra
 
 
 def relation_proba(
-    old: RelationSide, new: RelationSide, model: LinearModel | None = None
+    old: RelationSide, new: RelationSide, model: LinearModel | None = None, *, cosine: float | None = None
 ) -> dict[str, float]:
     """The probability of each relation for one pair."""
     m = model or load_model("relation")
-    p = m.proba(pair_features(old, new))
+    p = m.proba(pair_features(old, new, cosine))
     return {c: float(p[i]) for i, c in enumerate(m.classes)}

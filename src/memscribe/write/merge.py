@@ -23,6 +23,7 @@ job done" and "2023-04-29见！" change, close and plan nothing stored.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -106,12 +107,14 @@ def _new_value(c: Candidate, r: MemoryRecord) -> bool:
 
 
 def _shared_content(c: Candidate, r: MemoryRecord) -> set[str]:
-    """The object words both raw texts hold (merge_words.object_terms): no day, no speaker, no chat, no
-    feeling, and no people's names — "Ruby" in two sentences is one girl, not one topic."""
+    """The object words both statements hold (merge_words.object_terms): no day, no speaker, no chat, no
+    feeling, and no people's names — "Ruby" in two sentences is one girl, not one topic. Each statement's
+    own sentences, not the raw turn it came from: a vocative ("Friend, …") or a greeting in both turns is
+    no shared topic."""
     # (English names only: the Chinese name finder also takes "喝咖啡" for a person)
     names = {*c.facts.people, *r.facts.people} if c.facts.lang == "en" else set()
     names |= {c.subject, r.facts.subject or ""}
-    return object_terms(c.raw, names) & object_terms(r.raw, names)
+    return object_terms(c.text, names) & object_terms(r.text, names)
 
 
 def _shared_things(c: Candidate, r: MemoryRecord, shared: set[str]) -> set[str]:
@@ -215,9 +218,14 @@ def decide_merge(
     *,
     at: datetime | None = None,
     learned_slot: str | None = None,
+    update_p: Mapping[str, float] | None = None,
+    update_threshold: float = 1.0,
 ) -> MergeDecision:
     """``at`` is when the new memory was said; ``learned_slot`` the slot model's reading of it (judge/slots.py):
-    a rule slot the model does not confirm ("joined a new activist group" is no employer) supersedes nothing."""
+    a rule slot the model does not confirm ("joined a new activist group" is no employer) supersedes nothing.
+    ``update_p`` is the relation model's P(update) per neighbour id (write/relation_judge.py): when no rule
+    decides, a neighbour at or above ``update_threshold`` is superseded if identity holds (see
+    :func:`_model_update`)."""
     same_subject = [n for n in neighbours if (n.record.facts.subject or "user") == c.subject]
     same_subject.sort(key=lambda n: -n.similarity)
     # what the assistant booked or set up is the user's plan: the user's "复查了" reports that booking done
@@ -344,4 +352,30 @@ def decide_merge(
                     target=r.id, why="newer statement with the opposite polarity about the same thing"
                 )
             held = held or _kept_both(r, blocked, "a changed stance")
+    if held is None and update_p:
+        return _model_update(c, same_subject, update_p, update_threshold, lang) or Add()
     return held or Add()
+
+
+def _model_update(
+    c: Candidate, same_subject: list[Neighbour], update_p: Mapping[str, float], threshold: float, lang: str
+) -> MergeDecision | None:
+    """The relation model reads the pair as an update and identity holds: the same subject (the caller's
+    neighbours are), a thing both statements name in their own sentences (not the raw turns: a vocative or
+    a caption in both is no shared topic), and no guard (another person, other ids, a question)."""
+    best = max(
+        (n for n in same_subject if update_p.get(n.record.id, 0.0) >= threshold),
+        key=lambda n: update_p[n.record.id],
+        default=None,
+    )
+    if best is None:
+        return None
+    r = best.record
+    names = {*c.facts.people, *r.facts.people} if lang == "en" else set()
+    names |= {c.subject, r.facts.subject or ""}
+    if not object_terms(c.text, names) & object_terms(r.text, names):
+        return None
+    blocked = supersede_blockers(c.raw, r.raw, lang)
+    if blocked:
+        return _kept_both(r, blocked, "the relation model reads an update")
+    return Supersede(target=r.id, why=f"the relation model reads an update (p={update_p[r.id]:.2f})")

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import replace
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 import numpy as np
@@ -60,6 +60,7 @@ from memscribe.write.group import Analysed, Unit, units_of
 from memscribe.write.judged import SECOND_OPINION_MIN, second_opinion, worth_keeping
 from memscribe.write.merge import Neighbour, decide_merge
 from memscribe.write.protect import protect
+from memscribe.write.relation_judge import supersede_threshold, update_probabilities
 from memscribe.write.request import AuditTrail, WriteRequest
 from memscribe.write.review import needs_review
 from memscribe.write.statements import statement_groups
@@ -566,6 +567,16 @@ class WritePipeline:
             sims.update((i, float(np.dot(v, vec))) for i, v in self.store.get_vectors(missing).items())
         return [Neighbour(record=recs[i], similarity=sims[i]) for i in ids if i in recs and i in sims]
 
+    def _update_probabilities(
+        self, cand: Candidate, vec: np.ndarray, neighbours: list[Neighbour], at: datetime | None
+    ) -> dict[str, float]:
+        """The relation model's P(update) of each neighbour of the candidate's own subject."""
+        mine = [n for n in neighbours if (n.record.facts.subject or "user") == cand.subject]
+        if not mine:
+            return {}
+        vectors = self.store.get_vectors([n.record.id for n in mine])
+        return update_probabilities(cand, vec, [(n.record, n.similarity) for n in mine], vectors, at)
+
     def _same_day(self, user_id: str, cand: Candidate) -> list[str]:
         """Memories set on the candidate's day: "今天复查了" or "the conference went well" is the report of
         that day's plan, which neither the embedding nor a keyword may rank near it."""
@@ -599,15 +610,18 @@ class WritePipeline:
         decision: MergeDecision = Add()
         if cand.layer != Layer.working:
             neighbours = self._neighbours(req.user_id, cand, vec, keyword_hits)
+            said_at = a.message.at or req.at
             decision = _redelivered(
                 unit.message_ids, cand, neighbours, self.cfg.duplicate_similarity
             ) or decide_merge(
                 cand,
                 neighbours,
                 self.cfg,
-                at=a.message.at or req.at,
+                at=said_at,
                 # a rule slot (a cue word) is confirmed by the learned slot model before it may supersede
                 learned_slot=guess_slot(vec, cand.kind.value).slot if cand.slot else None,
+                update_p=self._update_probabilities(cand, vec, neighbours, said_at),
+                update_threshold=supersede_threshold(),
             )
         if vaulted and isinstance(decision, MergeDecisionMerge | Update):
             # placeholders hide the values: "寄到[地址#1]" twice may be two different addresses. The newer

@@ -1,0 +1,62 @@
+"""The learned relation model's reading of a new memory against its neighbours (issue #15): P(update) per
+neighbour, which ``write/merge.py`` may turn into a supersede when identity holds and the model is confident.
+
+The model (``judge/relations.py``) was trained on the write path's view of a pair: no judged value, each
+side's slot as the slot model reads it. So both sides here get the slot model's slot, no value, and the
+cosine the neighbour search already computed. Pure apart from the models; the store's vectors come in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime
+
+import numpy as np
+
+from memscribe.decisions import Candidate
+from memscribe.judge.linear import load_model
+from memscribe.judge.relations import RelationSide, relation_proba
+from memscribe.judge.slots import guess_slot
+from memscribe.models import MemoryRecord
+
+__all__ = ["supersede_threshold", "update_probabilities"]
+
+
+def supersede_threshold() -> float:
+    """The P(update) above which the shipped model's supersede keeps its measured precision (chosen by
+    ``train/relations.py`` on grouped CV of the training pairs)."""
+    return float(load_model("relation").meta["supersede_threshold"])
+
+
+def _side(
+    text: str, vec: np.ndarray, subject: str, kind: str, at: datetime | None, lang: str
+) -> RelationSide:
+    return RelationSide(
+        text=text,
+        embedding=vec,
+        subject=subject,
+        slot=guess_slot(vec, kind).slot,
+        value=None,
+        kind=kind,
+        at=at,
+        lang=lang,
+    )
+
+
+def update_probabilities(
+    cand: Candidate,
+    vec: np.ndarray,
+    neighbours: list[tuple[MemoryRecord, float]],
+    vectors: Mapping[str, np.ndarray],
+    at: datetime | None,
+) -> dict[str, float]:
+    """P(update) of each neighbour (record, cosine) of the candidate's own subject whose vector is known."""
+    lang = cand.facts.lang or "en"
+    new = _side(cand.text, vec, cand.subject, cand.kind.value, at or cand.time_start, lang)
+    out: dict[str, float] = {}
+    for r, cosine in neighbours:
+        if (r.facts.subject or "user") != cand.subject or r.id not in vectors:
+            continue
+        old = _side(r.text, vectors[r.id], r.facts.subject or "user", r.kind.value, r.created_at, lang)
+        out[r.id] = round(relation_proba(old, new, cosine=cosine)["update"], 4)
+    return out
