@@ -1,0 +1,173 @@
+"""The learned relation model in the merge (issue #15): when no rule decides, a confident P(update) supersedes
+only if identity holds — the same subject, a thing both statements name in their own sentences, and no guard
+(another person, other ids, a question). zh + en, the pure decision, plus the write path's probabilities
+from the shipped models."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import numpy as np
+import pytest
+
+from memscribe.config import WriteConfig
+from memscribe.decisions import Add, Candidate, Link, Supersede
+from memscribe.facts import Facts
+from memscribe.models import Kind, Layer, MemoryRecord
+from memscribe.write.merge import Neighbour, decide_merge
+from memscribe.write.relation_judge import supersede_threshold, update_probabilities
+
+OLD_AT = datetime(2026, 3, 2, 10, tzinfo=UTC)
+NEW_AT = datetime(2026, 4, 6, 10, tzinfo=UTC)
+CFG = WriteConfig()
+
+
+def _record(
+    text: str, subject: str, lang: str, *, raw: str = "", kind: Kind = Kind.fact, **facts
+) -> MemoryRecord:
+    return MemoryRecord(
+        id="old",
+        user_id="u",
+        text=text,
+        raw=raw or text,
+        kind=kind,
+        facts=Facts(subject=subject, lang=lang, **facts),
+        created_at=OLD_AT,
+        updated_at=OLD_AT,
+    )
+
+
+def _candidate(
+    text: str, subject: str, lang: str, *, raw: str = "", kind: Kind = Kind.fact, **facts
+) -> Candidate:
+    return Candidate(
+        text=text,
+        raw=raw or text,
+        kind=kind,
+        layer=Layer.episodic,
+        facts=Facts(subject=subject, lang=lang, **facts),
+        time_start=facts.pop("time_start", None) if "time_start" in facts else None,
+    )
+
+
+def _decide(old: MemoryRecord, new: Candidate, p: float, similarity: float = 0.5):
+    # a similarity below the slot threshold: no paraphrase or stated-change rule reads the pair, only the model
+    return decide_merge(
+        new, [Neighbour(old, similarity)], CFG, at=NEW_AT, update_p={old.id: p}, update_threshold=0.76
+    )
+
+
+# a positively stated change of the same thing: the model's update, identity holds
+CHANGES = [
+    ("en", "Andrew", "Andrew is thinking about getting a puppy.", "Andrew adopted a puppy named Toby."),
+    (
+        "en",
+        "user",
+        "The user is researching adoption agencies.",
+        "The user applied to two adoption agencies.",
+    ),
+    ("zh", "用户", "用户在考虑报一个陶艺课。", "用户上周报名了陶艺课，每周六上午上。"),
+    ("zh", "用户", "用户在一家面包店做兼职。", "用户辞掉了面包店的兼职，去咖啡馆上班了。"),
+]
+
+
+@pytest.mark.parametrize(("lang", "subject", "old", "new"), CHANGES)
+def test_a_confident_update_of_the_same_thing_supersedes(lang, subject, old, new):
+    d = _decide(_record(old, subject, lang), _candidate(new, subject, lang), p=0.9)
+    assert isinstance(d, Supersede) and d.target == "old", d
+
+
+@pytest.mark.parametrize(("lang", "subject", "old", "new"), CHANGES)
+def test_below_the_threshold_both_are_kept(lang, subject, old, new):
+    assert isinstance(_decide(_record(old, subject, lang), _candidate(new, subject, lang), p=0.6), Add)
+
+
+@pytest.mark.parametrize(
+    ("lang", "subject", "old", "new", "raw_old", "raw_new"),
+    [
+        # same topic, different fact: the statements name no thing in common, only the chat around them did
+        ("en", "user", "The user likes jazz.", "The user's dog is called Max.", "", ""),
+        ("zh", "用户", "用户喜欢爵士乐。", "用户家的狗叫旺财。", "", ""),
+        # a vocative in both raw turns is no shared topic
+        (
+            "en",
+            "user",
+            "The user is feeling really down today.",
+            "A painting of the user's was selected for an exhibition.",
+            "Friend, I'm feeling really down today.",
+            "Friend! A painting of mine was selected for an exhibition.",
+        ),
+    ],
+)
+def test_without_a_thing_both_statements_name_nothing_is_superseded(
+    lang, subject, old, new, raw_old, raw_new
+):
+    d = _decide(_record(old, subject, lang, raw=raw_old), _candidate(new, subject, lang, raw=raw_new), p=0.95)
+    assert isinstance(d, Add), d
+
+
+@pytest.mark.parametrize(
+    ("lang", "subject", "old", "new"),
+    [
+        # a third party's fact on one side only: the user's own job stays
+        (
+            "en",
+            "user",
+            "The user works at a bakery on Main Street.",
+            "My sister just started at a bakery in Austin.",
+        ),
+        ("zh", "用户", "用户在一家面包店上班。", "我表姐刚去了一家面包店上班。"),
+        # two ids: two orders, whatever words they share
+        (
+            "en",
+            "user",
+            "Order A12345 of a blue kettle ships Friday.",
+            "Order B67890 of a blue kettle ships Monday.",
+        ),
+        # a question states nothing
+        ("zh", "用户", "用户在考虑报一个陶艺课。", "你觉得陶艺课值得报吗？"),
+    ],
+)
+def test_a_guard_keeps_both_and_links_them(lang, subject, old, new):
+    d = _decide(_record(old, subject, lang), _candidate(new, subject, lang), p=0.95)
+    assert isinstance(d, Link) and d.type == "related" and d.target == "old", d
+
+
+def test_another_subject_is_never_superseded_by_the_model():
+    old = _record("Caroline is researching adoption agencies.", "Caroline", "en")
+    new = _candidate("Melanie applied to two adoption agencies.", "Melanie", "en")
+    assert isinstance(_decide(old, new, p=0.99), Add)
+
+
+def test_a_plan_report_shares_words_of_the_statements_not_of_the_raw_turns():
+    # the planned day's report closes a plan only through a thing both statements name: the vocative "friend"
+    # in both raw turns made a present feeling's day read as a plan the later news completed
+    day = datetime(2023, 4, 29, 10, tzinfo=UTC)
+    old = _record(
+        "The user is feeling really down on 2023-04-29.",
+        "user",
+        "en",
+        raw="Friend, I'm feeling really down today.",
+        kind=Kind.plan,
+        status="pending",
+    ).model_copy(update={"time_start": day})
+    new = Candidate(
+        text="The user's painting was selected for 2023-04-29's exhibition.",
+        raw="Friend! One of my paintings was selected for today's exhibition.",
+        kind=Kind.event,
+        layer=Layer.episodic,
+        facts=Facts(subject="user", lang="en"),
+        time_start=day,
+    )
+    assert not isinstance(decide_merge(new, [Neighbour(old, 0.8)], CFG, at=day), Supersede)
+
+
+def test_the_write_path_reads_p_update_from_the_shipped_models():
+    rng = np.random.default_rng(0)
+    v_old, v_new = rng.normal(size=384).astype(np.float32), rng.normal(size=384).astype(np.float32)
+    old = _record("The user lives in Boston.", "user", "en")
+    other = _record("Tom lives in Austin.", "Tom", "en").model_copy(update={"id": "tom"})
+    cand = _candidate("The user moved to Denver last month.", "user", "en")
+    p = update_probabilities(cand, v_new, [(old, 0.9), (other, 0.9)], {"old": v_old, "tom": v_old}, NEW_AT)
+    assert set(p) == {"old"} and 0.0 <= p["old"] <= 1.0
+    assert 0.3 <= supersede_threshold() <= 0.99
