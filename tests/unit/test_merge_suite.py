@@ -182,6 +182,45 @@ def test_a_plan_is_not_closed_by_another_thing_on_its_day(mem):
     assert {m.status for m in _of(rows, "复查")} == {Status.active}
 
 
+@pytest.mark.parametrize(
+    ("case", "state", "later", "word"),
+    [
+        # a present state said "today" is how the speaker is, not a plan the day's news completes; the
+        # vocative in both turns is no shared topic either
+        (
+            "en-state-today",
+            "Friend, I'm feeling really down today. Things have been rough lately.",
+            "Friend! One of my paintings was selected for today's exhibition!",
+            "down",
+        ),
+        (
+            "zh-state-today",
+            "朋友，我今天心情特别低落，什么都不想做。",
+            "朋友！我的一幅画今天入选了画展！",
+            "低落",
+        ),
+    ],
+)
+def test_a_state_said_today_is_no_plan_the_days_news_closes(mem, case, state, later, word):
+    rows = _write(mem, case, [("2026-04-29T09:00:00+00:00", state), ("2026-04-29T20:00:00+00:00", later)])
+    kept = _of(rows, word)
+    assert {m.status for m in kept} == {Status.active}, [(m.text, m.status) for m in rows]
+    assert all(m.kind.value != "plan" for m in kept), [(m.text, m.kind) for m in kept]
+
+
+@pytest.mark.parametrize(
+    ("case", "text", "word"),
+    [
+        # the trap: a plan for later today is still a plan
+        ("en-plan-today", "I'm going to the dentist today at 4 pm.", "dentist"),
+        ("zh-plan-today", "我今天下午去看牙。", "看牙"),
+    ],
+)
+def test_a_plan_for_later_today_is_still_a_plan(mem, case, text, word):
+    rows = _write(mem, case, [("2026-04-29T09:00:00+00:00", text)])
+    assert {m.kind.value for m in _of(rows, word)} == {"plan"}
+
+
 # ------------------------------------------------------------------ cancellations and completions
 CLOSES = [
     (

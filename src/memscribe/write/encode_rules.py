@@ -424,6 +424,29 @@ def _negated(text: str, lang: str) -> bool:
     return bool(lx.NEGATION_EN.search(text))
 
 
+# how the speaker is, said in the present: "I'm feeling really down today", "I feel great today", "我今天心情不好",
+# "今天有点累". Said of the day it is said on, with no plan word, it is a state now, not a plan for later today
+_PRESENT_STATE = re.compile(
+    r"\b(?:I'm|I am|I feel|I've been feeling|feeling|feel|am|is|are)\s+"
+    r"(?:(?:really|so|very|a bit|a little|kind of|pretty|quite|super|totally|feeling)\s+)*"
+    r"(?:down|sad|low|blue|tired|exhausted|sick|ill|unwell|stressed|anxious|nervous|lonely|upset|angry|"
+    r"happy|great|good|fine|okay|ok|better|worse|awful|terrible|excited|grateful|bored|sleepy|overwhelmed)\b"
+    r"|(?:心情|情绪|状态|感觉|身体)(?:很|有点|特别|不太|不|挺|真|好)?(?:好|差|糟|不错|低落|不好|不舒服)"
+    r"|(?:有点|很|特别|挺|好|真|太)(?:累|困|烦|难过|伤心|郁闷|低落|沮丧|焦虑|开心|高兴|不舒服|难受)",
+    re.IGNORECASE,
+)
+
+
+def _states_today(text: str, tm: TimeMention, at: datetime) -> bool:
+    """A present state of the speaker said of the day it is said on, with no plan word ("going to", 打算)."""
+    return (
+        tm.time_start.date() == at.date()
+        and tm.grain == "day"
+        and bool(_PRESENT_STATE.search(text))
+        and not lx.PLAN.search(text)
+    )
+
+
 def _kind(sig: frozenset[str], text: str, tm: TimeMention | None, at: datetime, conversational: bool) -> Kind:
     if "complaint" in sig:
         return Kind.complaint
@@ -436,6 +459,8 @@ def _kind(sig: frozenset[str], text: str, tm: TimeMention | None, at: datetime, 
     if "profile" in sig:
         return Kind.profile
     if tm is not None and tm.recurrence is None:  # a standing rule (每周四 / on Thursdays) is not an event
+        if _states_today(text, tm, at):
+            return Kind.event if conversational else Kind.fact
         # "I went hiking with Tom today": today's date, but it already happened
         done = tm.time_start.date() <= at.date() and _PAST.search(text)
         return Kind.plan if tm.time_end >= at and not done else Kind.event
