@@ -198,7 +198,20 @@ DONE = re.compile(
     re.IGNORECASE,
 )
 CANCELLED = re.compile(
-    r"取消了|不去了|不做了|作废|\b(?:cancell?ed|called off|abandoned|dropped)\b", re.IGNORECASE
+    r"取消了|不去了|不做了|作废|\b(?:cancell?ed|cancell?ing|(?:had|have|has|need(?:ed)?) to cancel|called off|abandoned|dropped)\b",
+    re.IGNORECASE,
+)
+# the narrow cues that say a cancellation whatever kind the sentence was judged ("洗牙取消了" read as a fact):
+# "dropped" / "abandoned" / 不去了 say it only of a plan
+CANCELLED_ANY_KIND = re.compile(
+    r"取消了|已取消|\b(?:cancell?ed|cancell?ing|(?:had|have|has|need(?:ed)?) to cancel|called off)\b",
+    re.IGNORECASE,
+)
+# English idioms shaped like a negation that deny nothing ("can't wait", "no worries"); zh has its own list
+NEGATION_IDIOMS_EN = re.compile(
+    r"\b(?:can'?t|cannot|couldn'?t) (?:wait|believe|stop smiling|be happier|be prouder|thank you enough)\b"
+    r"|\bno (?:worries|problem|doubt)\b|\bnot only\b|\bnever mind\b",
+    re.IGNORECASE,
 )
 CHANGE = re.compile(
     r"改签|改到|改成|改为|换成|换到|改期|推迟到|延期到|提前到|挪到|调到|搬到|搬去|搬家|换工作|跳槽|不再|现在改|已经不|改了"

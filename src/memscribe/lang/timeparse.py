@@ -321,9 +321,24 @@ def _resolve_times(text: str, at: datetime, lang: Literal["zh", "en"] | None = N
     ]
 
 
-def primary_time(mentions: Sequence[TimeMention]) -> TimeMention | None:
-    """The mention a memory is 'about': the finest granularity, then the earliest in the text."""
-    return min(mentions, key=lambda m: (_GRAN_RANK[m.granularity], m.start), default=None)
+# "..., back monday night" / "周五回来" / "returning on the 9th": the day a trip ends, not the day it is about
+_RETURN_BEFORE = re.compile(r"(?i)\b(?:back|return(?:ing)?|fly(?:ing)? back|home)\s+(?:on\s+|by\s+)?$")
+_RETURN_AFTER = re.compile(r"^\s*(?:回来|回家|回程|返回|返程|回)")
+
+
+def _is_return(text: str, m: TimeMention) -> bool:
+    return bool(
+        _RETURN_BEFORE.search(text[max(0, m.start - 24) : m.start]) or _RETURN_AFTER.match(text[m.end :])
+    )
+
+
+def primary_time(mentions: Sequence[TimeMention], text: str | None = None) -> TimeMention | None:
+    """The mention a memory is 'about': the finest granularity, then the earliest in the text. Given the text, a
+    trip's return ("back monday night", "周五回来") is passed over while another mention is left."""
+    pool = list(mentions)
+    if text is not None and len(pool) > 1:
+        pool = [m for m in pool if not _is_return(text, m)] or pool
+    return min(pool, key=lambda m: (_GRAN_RANK[m.granularity], m.start), default=None)
 
 
 def iso(dt: datetime, granularity: Granularity) -> str:

@@ -419,9 +419,11 @@ def name_addressee(text: str, addressee: str, lang: str) -> str:
 
 def _negated(text: str, lang: str) -> bool:
     if lang == "zh":
-        cleaned = re.sub(r"不错|不过|不好意思|不少|不同|不断|差不多|不仅|要不|不久", "", text)
+        cleaned = re.sub(
+            r"不错|不过|不好意思|不少|不同|不断|差不多|不仅|要不|不久|迫不及待|忍不住|了不起", "", text
+        )
         return bool(lx.NEGATION_ZH.search(cleaned))
-    return bool(lx.NEGATION_EN.search(text))
+    return bool(lx.NEGATION_EN.search(lx.NEGATION_IDIOMS_EN.sub("", text)))
 
 
 # how the speaker is, said in the present: "I'm feeling really down today", "I feel great today", "我今天心情不好",
@@ -473,7 +475,9 @@ def _kind(sig: frozenset[str], text: str, tm: TimeMention | None, at: datetime, 
 
 def _status(kind: Kind, text: str) -> str | None:
     if kind not in (Kind.task, Kind.plan, Kind.event):
-        return None
+        # "洗牙取消了" / "had to cancel the spa day" name no time, so the kind model may call them facts; the
+        # cancellation is still what they say
+        return "cancelled" if lx.CANCELLED_ANY_KIND.search(text) else None
     if lx.CANCELLED.search(text):
         return "cancelled"
     if lx.DONE.search(text):
@@ -536,7 +540,7 @@ class RuleEncoder:
             # "我喜欢周末去钓鱼" / "I deploy on Thursday": a recurring day, not one date to pin down (a mention the
             # time rules already typed as a recurrence keeps its rule)
             mentions = [m for m in mentions if m.recurrence or not _RECURRING.fullmatch(m.text.strip())]
-        tm = primary_time(mentions)
+        tm = primary_time(mentions, body)
         canonical = rewrite_with_absolute(body, mentions) if mentions else body
         canonical = name_subject(canonical, subject, lang)
         if addressee:
