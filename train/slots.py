@@ -1,5 +1,6 @@
 """Train the slot classifier (``statement_slot``) of a single canonical statement (its embedding and its kind) on
-the statements corpus (its kept items: ``canonical`` and, for training only, the words as said) and on both sides of the relation pairs,
+the statements corpus (its kept items: ``canonical`` and, for training only, the words as said), on the slot-only
+rows of data/labelled/slots/ (training only) and on both sides of the relation pairs,
 and print per-slot precision / recall / F1 on the fixed test split (statements test + relation-pair test sides).
 
     MEMSCRIBE_TRAIN_CACHE=/tmp/emb .venv/bin/python train/slots.py            # retrain, report, write weights
@@ -54,6 +55,21 @@ def load(split: str) -> list[dict]:
                     "group": group,
                     "part": "statements-raw",
                     "real": src != "written",
+                }
+            )
+    if split == "train":
+        # slot-only rows (data/labelled/slots/): canonical statements written for the weak slots and their hard
+        # negatives; kept out of the statements corpus so keep / route / kind are not trained on them
+        for it in load_jsonl((DATA / "slots").glob("*_train.jsonl")):
+            out.append(
+                {
+                    "text": it["canonical"],
+                    "slot": it["slot"],
+                    "kind": it["kind"],
+                    "lang": it["lang"],
+                    "group": f"{it['lang']}-slot-{int(it['id'].rsplit('-', 1)[1]) // 10}",
+                    "part": "slots",
+                    "real": False,
                 }
             )
     seen: set[str] = {o["text"] for o in out}
@@ -113,7 +129,7 @@ def main() -> None:
         train = load("train")
         x_tr = features(train)
         y_tr = [it["slot"] for it in train]
-        c = choose_c(x_tr, y_tr, [it["group"] for it in train], grid=(0.003, 0.01, 0.03))
+        c = choose_c(x_tr, y_tr, [it["group"] for it in train], grid=(0.01, 0.03, 0.1))
         fitted = fit_linear(NAME, x_tr, y_tr, c=c)
         model = LinearModel(
             name=NAME,

@@ -151,6 +151,19 @@ def test_shipped_relation_model_reproduces_its_reported_supersede_scores():
             assert got["recall"] == pytest.approx(want["recall"], abs=1e-3), (condition, part)
 
 
+def test_slot_only_training_rows_are_labelled_and_share_no_text_with_the_test_split():
+    import slots as training  # train/slots.py
+
+    from memscribe.judge.slots import KINDS, SLOTS
+
+    norm = lambda t: "".join(ch for ch in t.lower() if ch.isalnum())  # noqa: E731
+    rows = [it for it in training.load("train") if it["part"] == "slots"]
+    assert len(rows) > 200
+    assert all(it["slot"] in SLOTS and it["kind"] in KINDS for it in rows)
+    test = {norm(it["text"]) for it in training.load("test")}
+    assert not [it["text"] for it in rows if norm(it["text"]) in test]
+
+
 def test_relation_and_slot_test_splits_share_no_pair_with_training():
     import relations as training
 
