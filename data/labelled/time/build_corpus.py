@@ -686,6 +686,24 @@ for t, d in [("端午节前一天", "2026-06-18"), ("中秋节后一天", "2026-
              ("上周的今天", "2026-06-01"), ("明年这个时候", "2027-06-08"), ("去年这个时候", "2025-06-08")]:  # fmt: skip
     zh("anchored_offset", t, "ZA", d)
 
+# ================================================================ session 10 (appended last): the day a plan was moved
+# to, with the thing moved in between ("pushed our 1:1 to Tuesday": ahead, though the verb is past), and a month typed
+# in lower case after a preposition ("moved my flight to march 12"); a verb "march" / "may" stays a word
+for t, d in [("Priya pushed our 1:1 to Tuesday", "2026-03-10"), ("They moved the team dinner to Friday", "2026-03-06"),
+             ("Dana rescheduled my haircut for Monday", "2026-03-09"),
+             ("The dentist changed my appointment to Wednesday", "2026-03-11"),
+             ("the airline moved my flight to march 12", "2026-03-12"),
+             ("united moved my boston flight to may 5", "2026-05-05"),
+             ("we pushed the launch back to august 3", "2026-08-03"), ("see you on may 20", "2026-05-20"),
+             ("the party got moved to march 28", "2026-03-28")]:  # fmt: skip
+    en("moved_to", t, "EA", d, wrap=False)
+for t in ["We march 5 miles a day", "They may 3 times a week, who knows"]:
+    en("none", t, "EA", None, wrap=False)
+for t, d in [("客户把见面改到周五了", "2026-06-12"), ("王经理把周会挪到了周四", "2026-06-11"),
+             ("老师把考试推迟到下周三了", "2026-06-17"), ("他们把聚餐改到了周六", "2026-06-13"),
+             ("牙医把复诊调到周三了", "2026-06-10")]:  # fmt: skip
+    zh("moved_to", t, "ZA", d, wrap=False)
+
 def build() -> dict[str, list[dict[str, object]]]:
     out: dict[str, list[dict[str, object]]] = {"zh": [], "en": []}
     seen: set[tuple[str, str, str]] = set()

@@ -19,7 +19,9 @@ _SPLIT_EN = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(\[])|(?<=[.!?])\s*\n+|\n+")
 _LEADING_FILLER = re.compile(
     r"^(?:(?:(?:你好|您好|嗨|哈喽|好的|嗯+|哦+|对了|那个|啊|诶|哈哈+|收到|明白了?|了解了?|已记下|记下了|没问题|ok(?:ay)?|oh|um+|uh+|hey|hi"
     r"|hello|yeah|yep|haha|lol|btw|by the way|alright|all right|sure|certainly|of course|朋友|亲爱的|friend|buddy)"
-    r"[\s,，、!！.。~～:：]+)|(?:so|well|anyway)[,，]\s*|(?:noted|got it|understood|done)[,，.。!！:：]+\s*)+",
+    r"[\s,，、!！.。~～:：]+)|(?:so|well|anyway)[,，]\s*|(?:noted|got it|understood|done)[,，.。!！:：]+\s*"
+    # a label in front of the news ("Update: united moved my flight …", "FYI, …", "更新一下：…") is no part of it
+    r"|(?:(?:quick\s+|small\s+)?update|fyi|heads[- ]up|更新一下|更新|最新消息)[:：,，]\s*)+",
     re.IGNORECASE,
 )
 

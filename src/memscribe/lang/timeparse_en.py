@@ -201,8 +201,12 @@ _PAST = re.compile(
 _FUTURE = re.compile(
     r"\b(?:will|won't|shall|going\s+to|gonna|plan(?:ning)?\s+to|about\s+to|remind|upcoming|can't\s+wait)\b|'ll\b"
     # "got moved to Friday", "postponed until Monday": past verbs, but the date they name is ahead
-    r"|\b(?:moved|pushed(?:\s+back)?|postponed|rescheduled|delayed|bumped|shifted|changed)\s+(?:it\s+)?(?:to|until|till|for)"
+    # ("Priya pushed our 1:1 to Thursday", "united moved my boston flight to march 5": the thing moved in between)
+    r"|\b(?:moved|pushed(?:\s+back)?|postponed|rescheduled|delayed|bumped|shifted|changed)\s+(?:[\w'’:-]+\s+){0,5}?"
+    r"(?:to|until|till|for)"
     r"\s+(?:next\s+|this\s+|the\s+)?(?:mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|\d)"
+    # "客户把见面改到周五了", "推迟到下周三": the day a plan was moved to is ahead, whatever the 了
+    r"|(?:改|挪|推迟|延期|延|顺延|推|调|换|提前|定)到了?(?=周|星期|礼拜|下|明|后|本|这|\d|[一二三四五六七八九十])"
     r"|要|(?<![个开有聚约例晚宴舞])会(?!议|员|计|场)|将|打算|准备|计划",
     re.I,
 )
@@ -636,11 +640,22 @@ def _h_mdnum(c: Ctx, m: re.Match[str]) -> Span | None:
     return _explicit(c, m.start(), m.end(), None, mo, d, m.start()) if 1 <= mo <= 12 and d >= 1 else None
 
 
+# casual typing lowercases months: "moved my flight to march 5" is a date after a preposition, with its day
+_DATE_PREP = re.compile(r"\b(?:on|to|by|until|till|from|since|for|before|after)\s+$", re.I)
+
+
 def _h_md(c: Ctx, m: re.Match[str]) -> Span | None:
     if m.groupdict().get("wdp") and m["wdp"][0].islower() and len(m["wdp"]) <= 4:
         return None
     y = int(m["y"]) if m["y"] else None
-    return _explicit(c, m.start(), m.end(), y, _month(m["mon"]), int(m["d"]), m.start())
+    mo = _month(m["mon"])
+    if (
+        mo is None
+        and m["mon"].lower() in ("may", "march", "august")
+        and _DATE_PREP.search(c.text, 0, m.start())
+    ):
+        mo = _month(m["mon"].capitalize())
+    return _explicit(c, m.start(), m.end(), y, mo, int(m["d"]), m.start())
 
 
 def _h_nth_of_month(c: Ctx, m: re.Match[str]) -> Span | None:
