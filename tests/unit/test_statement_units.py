@@ -190,3 +190,20 @@ def test_in_a_message_to_an_assistant_you_is_the_assistant(tmp_path) -> None:  #
         assert [r.text for r in m.list(user_id="u")] == ["用户很喜欢助手上次推荐的那本《小王子》。"]
     finally:
         m.close()
+
+
+def test_a_face_emoji_ends_a_clause_and_a_things_emoji_does_not():
+    from memscribe.lang.clauses import split_sentences
+
+    said = "今天好累啊，加班到十点，老板又改需求了🙄 对了，我女儿下个月3号过生日"
+    assert [s.text for s in split_sentences(said)] == [
+        "今天好累啊，加班到十点，老板又改需求了🙄",
+        "我女儿下个月3号过生日",
+    ]
+    assert [s.text for s in split_sentences("so tired 😩 Anyway I moved to Denver.")] == [
+        "so tired 😩",
+        "Anyway I moved to Denver.",
+    ]
+    assert len(split_sentences("我爱🍕和咖啡")) == 1
+    assert len(split_sentences("I love 🍕 and coffee")) == 1
+    assert len(split_sentences("哈哈😂，笑死我了")) == 1

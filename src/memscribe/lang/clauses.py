@@ -11,8 +11,11 @@ from memscribe.lang.text import detect_lang, keyword_terms
 
 __all__ = ["Sentence", "content_terms", "split_sentences"]
 
-_SPLIT_ZH = re.compile(r"(?<=[。！？!?；;…])")
-_SPLIT_EN = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(\[])|(?<=[.!?])\s*\n+|\n+")
+# a face emoji ends a clause in casual chat ("加班到十点🙄 对了，我女儿下个月3号过生日", "so tired 😩 Anyway I
+# moved"): a thing's emoji ("我爱🍕和咖啡") does not
+_FACE = "\U0001f600-\U0001f64f\U0001f910-\U0001f92f\U0001f970-\U0001f97a\u2639\u263a"
+_SPLIT_ZH = re.compile(rf"(?<=[。！？!?；;…])|(?<=[{_FACE}])\s*(?=[^\s{_FACE}，,。！？!?])")
+_SPLIT_EN = re.compile(rf"(?<=[.!?])\s+(?=[A-Z0-9\"'(\[])|(?<=[.!?])\s*\n+|\n+|(?<=[{_FACE}])\s+(?=[A-Z0-9])")
 # Openers that carry nothing: interjections and acknowledgements ("好的，已记下：…", "Noted: …", "Got it, …").
 # "so", "well" and "anyway" open a sentence only before a comma ("So far, so good" keeps its "So"), and an
 # acknowledgement only before punctuation ("Noted: …" goes, "Done with the report" stays).
