@@ -54,6 +54,10 @@ class WriteConfig(_Frozen):
     # kinds, times and slots) and keeps a peer chat's narrative turn whole, which its readers need together
     # (LoCoMo dev, 2 conversations at 300 tokens: S 0.598 per turn vs 0.543 per statement)
     statement_units: Literal["one_to_one", "always", "never"] = "one_to_one"
+    # the learned relation model (judge/relations.py) may supersede when no rule decides. Off: on LoCoMo dev it
+    # superseded 161 memories (about 15 real changes are listed there) and cost S 0.759 -> 0.725 at 1000, though
+    # the replay of judged pairs (train/supersede_replay.py) showed no false one — a wrong supersede hides a fact
+    relation_supersede: bool = False
     duplicate_similarity: float = 0.955  # embedding cosine above which two memories say the same thing
     slot_similarity: float = 0.86  # same-slot candidates for supersede / link
     verify: Literal["queue", "inline", "off"] = "queue"

@@ -620,7 +620,11 @@ class WritePipeline:
                 at=said_at,
                 # a rule slot (a cue word) is confirmed by the learned slot model before it may supersede
                 learned_slot=guess_slot(vec, cand.kind.value).slot if cand.slot else None,
-                update_p=self._update_probabilities(cand, vec, neighbours, said_at),
+                update_p=(
+                    self._update_probabilities(cand, vec, neighbours, said_at)
+                    if self.cfg.relation_supersede
+                    else None
+                ),
                 update_threshold=supersede_threshold(),
             )
         if vaulted and isinstance(decision, MergeDecisionMerge | Update):
