@@ -136,3 +136,15 @@ def test_real_changes_still_supersede(tmp_path, old, new, gone):
         assert retired and retired[0].status == Status.superseded, [(m.text, m.status) for m in rows]
     finally:
         mem.close()
+
+
+def test_the_report_frame_is_no_shared_topic():
+    # two confirmations of the assistant ("The assistant confirmed: …") on one day share "confirmed" and
+    # nothing else: the oven check-up was closed as done by a butter delivery
+    from memscribe.write.merge_words import object_terms
+
+    oven = "The assistant confirmed: Booked: oven check-up with Northern Ovenworks, Tuesday, 26 November at 3 pm."
+    butter = "The assistant confirmed: Ordered from Two Rivers Creamery: #TR-2088, delivered on 2024-11-26, 2-4 pm."
+    assert object_terms(oven) & object_terms(butter) == set()
+    assert object_terms("助手确认：已经帮用户订好了餐厅") & object_terms("助手确认：快递已经寄出") == set()
+    assert "hiking" in object_terms("Melanie said: We enjoy hiking.")

@@ -88,11 +88,18 @@ _CAPTION = re.compile(
 )
 
 
+# the report frame the encoder puts in front ("The assistant confirmed: …", "Melanie said: …", "用户说：…") is how
+# the memory is told, not what it is about: two confirmations share no topic through "confirmed"
+_REPORT_FRAME = re.compile(
+    r"^[^:：]{1,40}?\s(?:said|confirmed|suggested):\s*|^[^:：]{1,12}?(?:说|确认|建议)[：:]\s*", re.I
+)
+
+
 def object_terms(text: str, names: Iterable[str] = ()) -> set[str]:
     """The content words of a memory that name what it is about: no dates or numbers, no speakers or
     people's names (given lowered), nothing about the conversation or about how it felt, no image caption."""
     drop = _NOT_OBJECT | {n.lower() for n in names}
-    words = topic_terms(_CAPTION.sub(" ", text)) - SOFT
+    words = topic_terms(_CAPTION.sub(" ", _REPORT_FRAME.sub("", text, count=1))) - SOFT
     return {t for t in words if t not in drop and not any(ch.isdigit() for ch in t)}
 
 
