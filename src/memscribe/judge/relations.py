@@ -96,11 +96,11 @@ def _cues(text: str, lang: str) -> list[float]:
 def pair_features(old: RelationSide, new: RelationSide, cosine: float | None = None) -> np.ndarray:
     """One feature row for a pair (old stored memory, new fact). ``cosine``: the two embeddings' cosine when
     the caller already has it (the write path's neighbour search does), so no vector need be fetched."""
-    if cosine is None:
+    cos = cosine
+    if cos is None:
         eo = np.asarray(old.embedding, dtype=np.float32)
         en = np.asarray(new.embedding, dtype=np.float32)
-        cosine = float(eo @ en / ((np.linalg.norm(eo) * np.linalg.norm(en)) or 1.0))
-    cos = cosine
+        cos = float(eo @ en / ((np.linalg.norm(eo) * np.linalg.norm(en)) or 1.0))
     go, gn = char_grams(old.text), char_grams(new.text)
     vo, vn = _norm(old.value), _norm(new.value)
     ido, idn = id_tokens(old.text), id_tokens(new.text)

@@ -197,17 +197,17 @@ DONE = re.compile(
     r"|\b(?:completed|finished|done|submitted|paid|approved|shipped|delivered)\b",
     re.IGNORECASE,
 )
-CANCELLED = re.compile(
-    r"取消了|不去了|不做了|作废|\b(?:cancell?ed|cancell?ing|(?:had|have|has|need(?:ed)?) to cancel|called off|abandoned|dropped)\b",
-    re.IGNORECASE,
+# the narrow cues that say a cancellation whatever kind the sentence was judged ("洗牙取消了" read as a fact);
+# CANCELLED adds those that say it only of a plan ("dropped", "abandoned", 不去了)
+_CANCEL_ANY = (
+    r"取消了|已取消|\b(?:cancell?ed|cancell?ing|(?:had|have|has|need(?:ed)?) to cancel|called off)\b"
 )
-# the narrow cues that say a cancellation whatever kind the sentence was judged ("洗牙取消了" read as a fact):
-# "dropped" / "abandoned" / 不去了 say it only of a plan
-CANCELLED_ANY_KIND = re.compile(
-    r"取消了|已取消|\b(?:cancell?ed|cancell?ing|(?:had|have|has|need(?:ed)?) to cancel|called off)\b",
-    re.IGNORECASE,
+CANCELLED_ANY_KIND = re.compile(_CANCEL_ANY, re.IGNORECASE)
+CANCELLED = re.compile(_CANCEL_ANY + r"|不去了|不做了|作废|\b(?:abandoned|dropped)\b", re.IGNORECASE)
+# words with 不 / 没 inside that deny nothing (不错, 迫不及待), and English idioms shaped like a negation
+NEGATION_IDIOMS_ZH = re.compile(
+    r"不错|不过|不好意思|不少|不同|不断|差不多|不仅|要不|不久|迫不及待|忍不住|了不起"
 )
-# English idioms shaped like a negation that deny nothing ("can't wait", "no worries"); zh has its own list
 NEGATION_IDIOMS_EN = re.compile(
     r"\b(?:can'?t|cannot|couldn'?t) (?:wait|believe|stop smiling|be happier|be prouder|thank you enough)\b"
     r"|\bno (?:worries|problem|doubt)\b|\bnot only\b|\bnever mind\b",

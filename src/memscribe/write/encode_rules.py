@@ -419,10 +419,7 @@ def name_addressee(text: str, addressee: str, lang: str) -> str:
 
 def _negated(text: str, lang: str) -> bool:
     if lang == "zh":
-        cleaned = re.sub(
-            r"不错|不过|不好意思|不少|不同|不断|差不多|不仅|要不|不久|迫不及待|忍不住|了不起", "", text
-        )
-        return bool(lx.NEGATION_ZH.search(cleaned))
+        return bool(lx.NEGATION_ZH.search(lx.NEGATION_IDIOMS_ZH.sub("", text)))
     return bool(lx.NEGATION_EN.search(lx.NEGATION_IDIOMS_EN.sub("", text)))
 
 
@@ -530,9 +527,8 @@ class RuleEncoder:
         body_sents = [b for b in body_sents if not _REMOVED.search(b)] or body_sents
         sep = "" if lang == "zh" else " "
         body = _drop_opening_connective(sep.join(body_sents).strip(), lang) or text.strip()
-        body = render_attachments(
-            body, lang
-        )  # "[shares a photo: …]" is what the speaker did: "I shared a photo of …"
+        # "[shares a photo: …]" is what the speaker did: "I shared a photo of …"
+        body = render_attachments(body, lang)
         # "我表哥在南京上班" is about the cousin: the slot is the cousin's, never the speaker's own
         about = third_party(body_sents[0], subject, lang) if body_sents else None
         mentions = resolve_times(body, at)

@@ -371,9 +371,7 @@ def _model_update(
     if best is None:
         return None
     r = best.record
-    names = {*c.facts.people, *r.facts.people} if lang == "en" else set()
-    names |= {c.subject, r.facts.subject or ""}
-    if not object_terms(c.text, names) & object_terms(r.text, names):
+    if not _shared_content(c, r):
         return None
     blocked = supersede_blockers(c.raw, r.raw, lang)
     if blocked:

@@ -625,7 +625,7 @@ class WritePipeline:
                     if self.cfg.relation_supersede
                     else None
                 ),
-                update_threshold=supersede_threshold(),
+                update_threshold=supersede_threshold() if self.cfg.relation_supersede else 1.0,
             )
         if vaulted and isinstance(decision, MergeDecisionMerge | Update):
             # placeholders hide the values: "寄到[地址#1]" twice may be two different addresses. The newer
