@@ -59,6 +59,11 @@ def test_negation_shaped_idioms_deny_nothing(text: str, lang: str, negated: bool
         (Kind.fact, "ugh, had to cancel the spa day, work emergency", "cancelled"),
         (Kind.plan, "I'm cancelling the trip to Oslo", "cancelled"),
         (Kind.fact, "I dropped my phone in the lake", None),  # 'dropped' cancels only a plan
+        # something dropped is cancelled; something that drops is released or falls
+        (Kind.plan, "We dropped the Lisbon trip, too expensive", "cancelled"),
+        (Kind.plan, "the offsite was dropped after the budget cut", "cancelled"),
+        (Kind.event, "My EP finally dropped on Friday and people love it", None),
+        (Kind.event, "the new trailer dropped this morning", None),
         (Kind.fact, "I live in Austin", None),
     ],
 )

@@ -21,6 +21,17 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "train"))
 SCORES = ROOT / "src" / "memscribe" / "judge" / "weights" / "statement_scores.json"
 
+# The embedder's float sums differ in the last bits between CPUs (BLAS kernels per instruction set), so an
+# item that sits on a decision boundary can flip when the test split is embedded on another machine than the
+# one that trained: measured 0.7257 -> 0.7243 slot macro-F1, one of 54 zh supersedes. The scores must agree
+# within such a flip; a stale weights file or a changed feature moves them further.
+F1_TOL = 5e-3
+
+
+def _one_flip(n: int) -> float:
+    """The change one flipped item makes to a precision or recall over ``n`` items."""
+    return max(1e-3, 1.01 / max(n, 1))
+
 
 @pytest.mark.slow
 def test_shipped_statement_models_reproduce_their_reported_scores():
@@ -33,8 +44,8 @@ def test_shipped_statement_models_reproduce_their_reported_scores():
         assert set(parts) == {"all", "real", "zh", "en"}, name
         for part, s in parts.items():
             got = measured[name][part]
-            assert got["macro_f1"] == pytest.approx(s["macro_f1"], abs=1e-3), (name, part)
-            assert got["accuracy"] == pytest.approx(s["accuracy"], abs=1e-3), (name, part)
+            assert got["macro_f1"] == pytest.approx(s["macro_f1"], abs=F1_TOL), (name, part)
+            assert got["accuracy"] == pytest.approx(s["accuracy"], abs=F1_TOL), (name, part)
 
 
 def _embed(texts):
@@ -133,7 +144,8 @@ def test_shipped_slot_model_reproduces_its_reported_scores():
     test = training.load("test")
     report = training.evaluate(model, training.features(test), test)
     for part in ("all", "zh", "en", "statements", "pairs"):
-        assert report[part]["macro_f1"] == pytest.approx(model.meta["reported"][part]["macro_f1"], abs=1e-3)
+        want = model.meta["reported"][part]["macro_f1"]
+        assert report[part]["macro_f1"] == pytest.approx(want, abs=F1_TOL), part
 
 
 @pytest.mark.slow
@@ -147,8 +159,9 @@ def test_shipped_relation_model_reproduces_its_reported_supersede_scores():
         report = training.report(model, x, items)
         for part in ("all", "zh", "en"):
             got, want = report[part]["supersede"], model.meta["reported"][condition][part]["supersede"]
-            assert got["precision"] == pytest.approx(want["precision"], abs=1e-3), (condition, part)
-            assert got["recall"] == pytest.approx(want["recall"], abs=1e-3), (condition, part)
+            tol_p, tol_r = _one_flip(want["predicted"]), _one_flip(want["true"])
+            assert got["precision"] == pytest.approx(want["precision"], abs=tol_p), (condition, part)
+            assert got["recall"] == pytest.approx(want["recall"], abs=tol_r), (condition, part)
 
 
 def test_slot_only_training_rows_are_labelled_and_share_no_text_with_the_test_split():

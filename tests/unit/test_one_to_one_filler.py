@@ -53,3 +53,27 @@ def test_a_request_to_the_assistant_is_not_taken_for_a_question_about_it(tmp_pat
         )
         texts = " ".join(r.text for r in mem.list(user_id="u"))
         assert "上海" in texts and "酒店" in texts, texts
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "好的，谢谢你的推荐，我会去看一看。",
+        "没问题呀，你需要什么帮助都可以随时找我。",
+        "Okay, thank you for your recommendations. I will take a look.",
+        "No problem, feel free to ask me anything you need.",
+    ],
+)
+def test_a_turn_the_statement_judge_keeps_nothing_of_is_not_written(tmp_path, said):
+    # keep or drop is the learned judge's call: thanks and offers to the assistant state nothing about the user
+    with Memory(home=tmp_path) as mem:
+        report = mem.add([{"role": "user", "content": said}], user_id="u", at="2026-04-01T10:00:00+08:00")
+        assert mem.list(user_id="u") == []
+    assert [i.action for i in report.items] == ["drop"]
+    assert any("statement judge" in r for r in report.items[0].reasons)
+
+
+def test_remember_keeps_a_turn_whatever_the_judge_reads(tmp_path):
+    with Memory(home=tmp_path) as mem:
+        mem.add([{"role": "user", "content": "Remember this: thanks, I'll take a look."}], user_id="u")
+        assert len(mem.list(user_id="u")) == 1

@@ -47,3 +47,23 @@ def test_memories_of_a_two_person_chat_do_not_call_the_other_person(tmp_path) ->
     pottery = next(t for t in texts if "pottery" in t)
     assert not rufus.startswith("Mel") and "Caroline" in rufus  # named subject, no call
     assert not pottery.startswith("Caroline") and "Melanie" in pottery
+
+
+def test_a_two_person_chat_added_one_message_at_a_time_is_still_a_two_person_chat(tmp_path) -> None:
+    # an app that calls add() per message: the session remembers who spoke, so "you" in Caroline's second
+    # message is Melanie (the other person), not an assistant nobody in this chat is
+    turns = [
+        ("Melanie", "I painted a lake sunrise last week."),
+        ("Caroline", "Sorry it took me so long to get back to you, I was at my sister's place in Denver."),
+    ]
+    with Memory(home=tmp_path) as mem:
+        for i, (name, text) in enumerate(turns):
+            mem.add(
+                [{"role": "user", "name": name, "content": text, "id": f"m{i}"}],
+                user_id="u",
+                session_id="s1",
+                at="2023-05-08T10:00:00",
+            )
+        mem.flush()
+        denver = next(r.text for r in mem.list(user_id="u") if "Denver" in r.text)
+    assert "Melanie" in denver and "assistant" not in denver

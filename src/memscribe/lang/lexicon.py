@@ -198,12 +198,20 @@ DONE = re.compile(
     re.IGNORECASE,
 )
 # the narrow cues that say a cancellation whatever kind the sentence was judged ("洗牙取消了" read as a fact);
-# CANCELLED adds those that say it only of a plan ("dropped", "abandoned", 不去了)
+# CANCELLED adds those that say it only of a plan ("dropped the trip", "abandoned", 不去了)
 _CANCEL_ANY = (
     r"取消了|已取消|\b(?:cancell?ed|cancell?ing|(?:had|have|has|need(?:ed)?) to cancel|called off)\b"
 )
 CANCELLED_ANY_KIND = re.compile(_CANCEL_ANY, re.IGNORECASE)
-CANCELLED = re.compile(_CANCEL_ANY + r"|不去了|不做了|作废|\b(?:abandoned|dropped)\b", re.IGNORECASE)
+# "dropped" cancels when something is dropped ("we dropped the trip", "the plan was dropped", "dropped out"),
+# not when it drops: "my album finally dropped on the 11th" is a release, "prices dropped" a fall
+_DROPPED = (
+    r"\b(?:(?:was|were|been|got|get|is|are|being)\s+dropped|dropped\s+"
+    r"(?:out|the|my|our|his|her|their|its|it|them|those|these"
+    r"|(?:this|that)(?!\s+(?:morning|afternoon|evening|night|week|weekend|month|year|summer|spring|fall|winter)))"
+    r"|abandoned)\b"
+)
+CANCELLED = re.compile(_CANCEL_ANY + r"|不去了|不做了|作废|" + _DROPPED, re.IGNORECASE)
 # words with 不 / 没 inside that deny nothing (不错, 迫不及待), and English idioms shaped like a negation
 NEGATION_IDIOMS_ZH = re.compile(
     r"不错|不过|不好意思|不少|不同|不断|差不多|不仅|要不|不久|迫不及待|忍不住|了不起"

@@ -76,6 +76,7 @@ log = logging.getLogger("memscribe.write")
 # a repeat of a memory that waits for review merges into it instead of queueing a second copy
 _NEIGHBOUR_STATUSES = ("active", "pending_review")
 _TURN_SIGNALS = frozenset({"explicit"})  # a turn's signals that hold for each of its statements
+_HARD_KEEP = frozenset({"explicit"})  # "remember …" keeps a turn whatever the statement judge reads
 _WS = re.compile(r"\s+")
 
 
@@ -153,29 +154,44 @@ class UserLocks:
 
 
 class _SessionFingerprints:
-    """Fingerprints of each session's last 50 messages (repeat detection), bounded to 256 sessions."""
+    """Fingerprints of each session's last 50 messages (repeat detection) and the names of who spoke in them,
+    bounded to 256 sessions. The names make a two-person chat added one message per ``add()`` read as the
+    chat it is: "you" is the other person, not an assistant."""
 
     def __init__(self, store: Store) -> None:
         self._store = store
         self._lock = threading.Lock()
-        self._recent: OrderedDict[str, deque[str]] = OrderedDict()
+        self._recent: OrderedDict[str, tuple[deque[str], set[str]]] = OrderedDict()
 
-    def seen(self, session_id: str) -> set[str]:
+    def _entry(self, session_id: str) -> tuple[deque[str], set[str]]:
         with self._lock:
             if session_id in self._recent:
-                return set(self._recent[session_id])
+                return self._recent[session_id]
         rows = self._store.session_messages(session_id, last=50)
         prints = deque((_fingerprint(r.content) for r in rows), maxlen=50)
+        names = {r.name for r in rows if r.name}
         with self._lock:
-            self._recent.setdefault(session_id, prints)
+            entry = self._recent.setdefault(session_id, (prints, names))
             while len(self._recent) > 256:  # the oldest sessions' fingerprints are re-read if needed
                 self._recent.popitem(last=False)
-            return set(self._recent[session_id])
+            return entry
 
-    def extend(self, session_id: str, texts: list[str]) -> None:
+    def seen(self, session_id: str) -> set[str]:
+        prints, _ = self._entry(session_id)
+        with self._lock:
+            return set(prints)
+
+    def speakers(self, session_id: str) -> set[str]:
+        _, names = self._entry(session_id)
+        with self._lock:
+            return set(names)
+
+    def extend(self, session_id: str, texts: list[str], names: set[str]) -> None:
         with self._lock:
             if session_id in self._recent:
-                self._recent[session_id].extend(_fingerprint(t) for t in texts)
+                prints, known = self._recent[session_id]
+                prints.extend(_fingerprint(t) for t in texts)
+                known.update(names)
 
 
 class WritePipeline:
@@ -215,10 +231,11 @@ class WritePipeline:
         *,
         conversational: bool,
         seen: set[str],
+        names: frozenset[str],
     ) -> tuple[list[Analysed], dict[int, Any]]:
+        """``names``: who speaks in this call and, when it names its speakers, earlier in its session."""
         items: list[Analysed] = []
         privacy: dict[int, Any] = {}
-        names = {m.name for m in msgs if m.name}
         asked: Asked | None = None  # the question the previous message ended with
         for i, m in enumerate(msgs):
             mid = m.id or f"{req.session_id or 'msg'}:{uuid.uuid4().hex[:8]}"
@@ -314,9 +331,21 @@ class WritePipeline:
                     addressee=addressee,
                     # an elliptical answer is one statement with the question it answers
                     split=question is None and self._splits(conversational),
+                    must_keep=bool(prot.vaulted),
                 )
                 if question is not None:
                     cands = [carry_question(cands[0], question, lang)]
+                if not cands:
+                    decision = decision.model_copy(
+                        update={
+                            "route": "drop",
+                            "reasons": (
+                                *decision.reasons,
+                                "the statement judge keeps none of its statements",
+                            ),
+                        }
+                    )
+                    trail.record("filter", "drop", "the statement judge keeps none of its statements", mid)
             items.append(
                 Analysed(
                     index=i,
@@ -350,6 +379,7 @@ class WritePipeline:
         conversational: bool,
         addressee: str | None,
         split: bool,
+        must_keep: bool = False,
     ) -> list[Candidate]:
         """The kept turn as one candidate, or with ``split`` one per statement (write/statements.py), each with
         the whole turn as its raw evidence. A statement of nothing but pleasantries or questions to the listener
@@ -364,8 +394,13 @@ class WritePipeline:
             else []
         )
         sep = "" if lang == "zh" else " "
-        kept = worth_keeping(groups, lang, self.embedder) if len(groups) > 1 else []
-        whole = not kept  # one memory of the whole turn, as the filter chose to keep it
+        kept = worth_keeping(groups, lang, self.embedder) if groups else []
+        if split and not kept and not must_keep and not trig.signals & _HARD_KEEP:
+            # keep or drop is the learned judge's call (issue #14): the filter's rule score keeps 92% of a
+            # companion user's turns; when the judge keeps none of the turn's statements ("谢谢你的推荐，我会去看一
+            # 看", "you can find me any time"), nothing of it is written unless the user asked to remember it
+            return []
+        whole = not kept or len(groups) == 1  # one memory of the whole turn
         units = (
             [(clean, sentences, trig)]
             if whole
@@ -434,9 +469,14 @@ class WritePipeline:
     def run(self, msgs: list[Message], req: WriteRequest) -> WriteReport:
         trail = AuditTrail(req)
         names = {m.name for m in msgs if m.name}
+        seen: set[str] = set()
+        if req.session_id:
+            seen = self._fingerprints.seen(req.session_id)
+            names |= self._fingerprints.speakers(req.session_id) if names else set()
         conversational = len(names) >= 2
-        seen = self._fingerprints.seen(req.session_id) if req.session_id else set()
-        items, privacy = self._analyse(msgs, req, trail, conversational=conversational, seen=seen)
+        items, privacy = self._analyse(
+            msgs, req, trail, conversational=conversational, seen=seen, names=frozenset(names)
+        )
         report = WriteReport(user_id=req.user_id)
         units = units_of(items)
         for a in items:
@@ -453,7 +493,11 @@ class WritePipeline:
             dropped,
         )
         if req.session_id:
-            self._fingerprints.extend(req.session_id, [privacy[i].clean_text for i in range(len(msgs))])
+            self._fingerprints.extend(
+                req.session_id,
+                [privacy[i].clean_text for i in range(len(msgs))],
+                {m.name for m in msgs if m.name},
+            )
         cands = [u.candidate for u in units]
         prefetched = None
         generation = self.locks.generation(req.user_id)
