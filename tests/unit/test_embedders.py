@@ -51,7 +51,15 @@ def test_the_embedder_can_have_its_own_endpoint(tmp_path):
             llm=LLMConfig(base_url=chat.base_url, api_key="c", timeout_s=0.5, max_retries=0),
         )
         with Memory(settings=s) as mem:
-            mem.add("I prefer green tea over coffee.", user_id="u1")
+            # the learned judges (keep, the assistant's turns, slots) read the bundled e5 whatever the store
+            # embeds with: a 16-d store embedder must not reach them
+            mem.add(
+                [
+                    {"role": "user", "content": "I prefer green tea over coffee. Book me a table for Friday."},
+                    {"role": "assistant", "content": "Booked: a table for two on Friday at 7 pm, ref T-5521."},
+                ],
+                user_id="u1",
+            )
             assert mem.search("tea", user_id="u1")
         assert embed.paths and all(p.endswith("/embeddings") for p in embed.paths)
         assert chat.paths and not any(p.endswith("/embeddings") for p in chat.paths)

