@@ -84,6 +84,9 @@ class RecallConfig(_Frozen):
     ranker_min_p: float = 0.0  # learned: past the first, a candidate needs P(evidence) >= this
     # learned: order every candidate ("all") or only those above the hand-set floors ("floors")
     ranker_pool: Literal["all", "floors"] = "floors"
+    # a request to act (order food, schedule a call) brings the user's standing facts that govern it: an
+    # allergy, a diet, a contact rule (read/standing.py)
+    standing_constraints: bool = True
     recent_turns: int = 10
 
 

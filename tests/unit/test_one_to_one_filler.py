@@ -69,8 +69,8 @@ def test_a_turn_the_statement_judge_keeps_nothing_of_is_not_written(tmp_path, sa
     with Memory(home=tmp_path) as mem:
         report = mem.add([{"role": "user", "content": said}], user_id="u", at="2026-04-01T10:00:00+08:00")
         assert mem.list(user_id="u") == []
-    assert [i.action for i in report.items] == ["drop"]
-    assert any("statement judge" in r for r in report.items[0].reasons)
+    assert [i.action for i in report.items] == ["drop"]  # the rules or the judge: either way, said why
+    assert report.items[0].reasons
 
 
 def test_remember_keeps_a_turn_whatever_the_judge_reads(tmp_path):

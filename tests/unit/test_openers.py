@@ -16,6 +16,9 @@ from memscribe.lang.clauses import split_sentences
         ("So, I moved to Denver.", "I moved to Denver."),
         ("Done with the report.", "Done with the report."),  # an acknowledgement only before punctuation
         ("Noted that the meeting moved.", "Noted that the meeting moved."),
+        ("跟你说一下，我对芒果过敏。", "我对芒果过敏。"),
+        ("Just so you know, I moved to Tacoma.", "I moved to Tacoma."),
+        ("我跟你说的那家店关门了。", "我跟你说的那家店关门了。"),  # telling, not an opener
     ],
 )
 def test_empty_openers_go(said: str, first: str) -> None:

@@ -24,7 +24,10 @@ _LEADING_FILLER = re.compile(
     r"|hello|yeah|yep|haha|lol|btw|by the way|alright|all right|sure|certainly|of course|朋友|亲爱的|friend|buddy)"
     r"[\s,，、!！.。~～:：]+)|(?:so|well|anyway)[,，]\s*|(?:noted|got it|understood|done)[,，.。!！:：]+\s*"
     # a label in front of the news ("Update: united moved my flight …", "FYI, …", "更新一下：…") is no part of it
-    r"|(?:(?:quick\s+|small\s+)?update|fyi|heads[- ]up|更新一下|更新|最新消息)[:：,，]\s*)+",
+    r"|(?:(?:quick\s+|small\s+)?update|fyi|heads[- ]up|更新一下|更新|最新消息)[:：,，]\s*"
+    # telling the listener one is about to tell them ("跟你说一下，", "告诉你哦，", "just so you know,") says nothing
+    r"|(?:(?:跟|和)你说(?:一下|下|哦|啊)?|告诉你(?:一下|哦|啊)?|提醒你一下|just so you know|for your information)"
+    r"[:：,，!！]\s*)+",
     re.IGNORECASE,
 )
 

@@ -21,6 +21,7 @@ from memscribe.models import MemoryRecord
 from memscribe.providers.embedders import Embedder
 from memscribe.read.fuse import rrf
 from memscribe.read.rerank import Scored, hand_cut, rerank
+from memscribe.read.standing import standing_constraints, with_standing
 from memscribe.store.base import Store
 from memscribe.text_rules import bad_label
 from memscribe.write.normalize import check_id, parse_at
@@ -212,13 +213,22 @@ def hybrid_recall(
         )
     if not relevance_gate:
         return ranked
+    # the gate judges whether anything matches the query's words and meaning; the facts that govern the action
+    # asked for come whatever it says ("order Thai food tonight" and a peanut allergy share neither)
+    standing = (
+        standing_constraints(
+            store, embedder, user_id=user_id, query=query, qvec=qvec, statuses=statuses, filters=filters
+        )
+        if cfg.standing_constraints
+        else []
+    )
     verdict = gate_verdict(embedder, query, qvec, hand, window=window)
     if not verdict.passed:
-        return []
+        return standing
     for s in ranked:
         s.why["gate"] = round(verdict.best, 4)
         s.why["gate_reason"] = verdict.reason
-    return ranked
+    return with_standing(standing, ranked)
 
 
 def learned_order(

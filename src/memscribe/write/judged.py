@@ -12,6 +12,7 @@ labelled corpus holds exactly the cases the rules get wrong:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -36,11 +37,17 @@ def _judge(texts: list[str], lang: str, embedder: Any) -> list[Any]:
     )
 
 
-def worth_keeping(groups: list[list[Sentence]], lang: str, embedder: Any) -> list[list[Sentence]]:
-    """The statements of a split turn the judge would keep. When it would keep none, the caller keeps the turn
-    whole: the filter already chose to keep it."""
+def worth_keeping(
+    groups: list[list[Sentence]], lang: str, embedder: Any, said: Callable[[Sentence], bool] | None = None
+) -> list[list[Sentence]]:
+    """The statements of a split turn the judge would keep. ``said``: which sentences of a group the memory will
+    say (the others — a question back to the listener, a pleasantry — leave the memory), so the judge reads
+    what would be written: "你喜欢运动吗？" beside "我最近胖了五斤。" must not make the statement a question."""
     sep = "" if lang == "zh" else " "
-    judged = _judge([sep.join(s.text for s in g) for g in groups], lang, embedder)
+    texts = [
+        sep.join(s.text for s in g if said is None or said(s)) or sep.join(s.text for s in g) for g in groups
+    ]
+    judged = _judge(texts, lang, embedder)
     return [g for g, j in zip(groups, judged, strict=True) if j.route != "drop"]
 
 

@@ -413,7 +413,16 @@ class WritePipeline:
             else []
         )
         sep = "" if lang == "zh" else " "
-        kept = worth_keeping(groups, lang, self.judge_embedder) if groups else []
+        kept = (
+            worth_keeping(
+                groups,
+                lang,
+                self.judge_embedder,
+                said=lambda s: s.informative and not says_nothing_of_speaker(s, lang),
+            )
+            if groups
+            else []
+        )
         if split and not kept and not must_keep and not trig.signals & _HARD_KEEP:
             # keep or drop is the learned judge's call (issue #14): the filter's rule score keeps 92% of a
             # companion user's turns; when the judge keeps none of the turn's statements ("谢谢你的推荐，我会去看一

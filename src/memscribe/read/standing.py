@@ -1,0 +1,132 @@
+"""Standing constraints an action request brings with it (issue #16.3).
+
+"今晚想点个泰国菜外卖，推荐点什么？" shares no word with "用户对花生严重过敏", and no similarity cut should let the
+allergy through for every query — but an agent that orders food must see it. So a request to *do* something is
+read for its action intent (the learned query-intent model, :mod:`memscribe.judge.intent`), and the user's
+own standing facts of the slots that govern that kind of action (the learned slot model reads each candidate)
+come with the answer, whatever the relevance gate says of the rest.
+
+Learned: the query's intent and each memory's slot. Ruled: which slots govern which action (below) and the
+search probe that finds the candidates. Pure apart from :func:`standing_constraints`, which does the I/O.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from memscribe.models import MemoryRecord
+from memscribe.read.rerank import Scored
+
+__all__ = [
+    "INTENT_MIN",
+    "SLOT_MIN",
+    "STANDING_SLOTS",
+    "is_standing",
+    "standing_constraints",
+    "standing_slots",
+]
+
+# the slots whose facts govern an action of each intent; travel and purchase have none of their own yet (a seat
+# or a budget preference is slot "preference", which would bring every liking along)
+STANDING_SLOTS: Mapping[str, frozenset[str]] = {
+    "food": frozenset({"allergy", "diet"}),
+    "health": frozenset({"allergy", "health"}),
+    "contact": frozenset({"contact_pref", "schedule_rule"}),
+    "schedule": frozenset({"schedule_rule", "contact_pref"}),
+}
+# what a vector search for an intent's standing facts asks (e5 is multilingual: one probe serves zh and en);
+# the slot model, not the probe's similarity, decides which of the found memories are standing facts
+_PROBES: Mapping[str, str] = {
+    "food": "用户的食物过敏和饮食禁忌。 The user's food allergies and diet.",
+    "health": "用户的过敏和健康状况。 The user's allergies and health conditions.",
+    "contact": "什么时候、怎么联系用户。 When and how to contact the user.",
+    "schedule": "用户的作息和日程规则。 The user's schedule rules and availability.",
+}
+INTENT_MIN = 0.6  # P(intent) of the query model before its constraints are brought
+SLOT_MIN = 0.6  # P(slot) of the slot model before a memory counts as a fact of that slot
+PROBE_K = 20
+# what happened or is planned is no standing rule; a suggestion is the assistant's, not the user's
+_NOT_STANDING = frozenset({"event", "plan", "task", "suggestion"})
+_OWN_SUBJECTS = frozenset({"", "user", "the user", "用户"})
+
+
+def standing_slots(intent: str, p: float) -> frozenset[str]:
+    """The slots that govern an action of ``intent``, when the query model is sure enough of it."""
+    return STANDING_SLOTS.get(intent, frozenset()) if p >= INTENT_MIN else frozenset()
+
+
+def is_standing(record: MemoryRecord, slot: str, slot_p: float, slots: frozenset[str]) -> bool:
+    """A memory of the user's own (not a relative's or a friend's), a lasting fact (not an event or plan),
+    whose slot the slot model reads as one of ``slots``."""
+    subject = (record.facts.subject or "").strip().lower()
+    return (
+        subject in _OWN_SUBJECTS
+        and record.kind.value not in _NOT_STANDING
+        and slot in slots
+        and slot_p >= SLOT_MIN
+    )
+
+
+def standing_constraints(
+    store: Any,
+    embedder: Any,
+    *,
+    user_id: str,
+    query: str,
+    qvec: np.ndarray,
+    statuses: Sequence[str],
+    filters: Mapping[str, Any] | None = None,
+) -> list[Scored]:
+    """The user's standing facts that govern the action ``query`` asks for, most certain first; none when the
+    query asks for no action the table above knows, or the store embeds with another model than the one the
+    query and slot models read."""
+    from memscribe.judge.intent import query_intent
+    from memscribe.judge.relevance import trained_embedder
+    from memscribe.judge.slots import guess_slot
+    from memscribe.read.recall import matches_filters
+
+    if getattr(embedder, "name", None) != trained_embedder():
+        return []
+    reading = query_intent(query, qvec)
+    slots = standing_slots(reading.intent, reading.p)
+    if not slots:
+        return []
+    probe = embedder.embed_query(_PROBES[reading.intent])
+    found = store.vector_search(user_id, probe, k=PROBE_K, statuses=statuses)
+    records = store.get_memories([mid for mid, _ in found])
+    vectors = store.get_vectors(list(records))
+    out: list[Scored] = []
+    for mid, rec in records.items():
+        if mid not in vectors or (filters and not matches_filters(rec, filters)):
+            continue
+        guess = guess_slot(np.asarray(vectors[mid], dtype=np.float32), rec.kind.value)
+        if is_standing(rec, guess.slot, guess.probability, slots):
+            score = round(reading.p * guess.probability, 4)
+            out.append(
+                Scored(
+                    record=rec,
+                    score=score,
+                    why={
+                        "standing": f"{reading.intent}: {guess.slot}",
+                        "intent_p": round(reading.p, 4),
+                        "slot_p": guess.probability,
+                        "cosine": round(float(np.dot(vectors[mid], qvec)), 4),
+                    },
+                )
+            )
+    return sorted(out, key=lambda s: -s.score)
+
+
+def with_standing(standing: list[Scored], ranked: list[Scored]) -> list[Scored]:
+    """The ranked memories in their order, with the standing facts they lack right after the first: the best
+    match keeps its place (the current state first), and a tight budget still holds the rule that governs
+    the action. A standing fact already ranked keeps its rank and says why it is there."""
+    by_id = {s.record.id: s for s in standing}
+    for s in ranked:
+        if s.record.id in by_id:
+            s.why["standing"] = by_id[s.record.id].why["standing"]
+    missing = [s for s in standing if s.record.id not in {r.record.id for r in ranked}]
+    return ranked[:1] + missing + ranked[1:]

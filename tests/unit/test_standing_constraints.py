@@ -1,0 +1,89 @@
+"""A request to act brings the user's standing facts that govern it (issue #16.3): the pure rules of
+``read/standing.py`` and the path through the public API."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from memscribe import Memory
+from memscribe.facts import Facts
+from memscribe.models import Kind, MemoryRecord, new_memory_id
+from memscribe.read.standing import INTENT_MIN, SLOT_MIN, is_standing, standing_slots
+
+
+def _rec(text: str, kind: Kind, subject: str | None) -> MemoryRecord:
+    now = datetime.now(UTC)
+    return MemoryRecord(
+        id=new_memory_id(),
+        user_id="u",
+        kind=kind,
+        text=text,
+        raw=text,
+        facts=Facts(subject=subject),
+        created_at=now,
+        updated_at=now,
+    )
+
+
+def test_only_a_confident_action_intent_brings_slots():
+    assert standing_slots("food", INTENT_MIN) == {"allergy", "diet"}
+    assert standing_slots("food", INTENT_MIN - 0.01) == frozenset()
+    assert standing_slots("none", 0.99) == frozenset()
+    assert "contact_pref" in standing_slots("contact", 0.9)
+
+
+@pytest.mark.parametrize(
+    ("subject", "kind", "slot", "p", "standing"),
+    [
+        ("用户", Kind.constraint, "allergy", 0.9, True),
+        ("the user", Kind.preference, "diet", 0.8, True),
+        (
+            "the user's sister",
+            Kind.constraint,
+            "allergy",
+            0.95,
+            False,
+        ),  # a relative's allergy governs no order
+        ("the user", Kind.event, "allergy", 0.95, False),  # "had a reaction at the party" is no standing rule
+        ("the user", Kind.constraint, "residence", 0.99, False),
+        ("the user", Kind.constraint, "allergy", SLOT_MIN - 0.01, False),
+    ],
+)
+def test_a_standing_fact_is_the_users_own_lasting_fact_of_a_governing_slot(subject, kind, slot, p, standing):
+    rec = _rec("x", kind, subject)
+    assert is_standing(rec, slot, p, frozenset({"allergy", "diet"})) is standing
+
+
+@pytest.mark.parametrize(
+    ("said", "ask", "expect"),
+    [
+        ("跟你说一下，我对花生严重过敏，吃一点点就得去医院", "今晚想点个泰国菜外卖，推荐点什么？", "花生"),
+        (
+            "Heads up: I'm severely allergic to shellfish.",
+            "Can you book us a dinner place for Saturday?",
+            "shellfish",
+        ),
+        ("我不喜欢接电话，有事请发微信找我。", "帮我约一下和王总的电话会议", "微信"),
+    ],
+)
+def test_a_request_to_act_brings_the_constraint_without_shared_words(tmp_path, said, ask, expect):
+    with Memory(home=tmp_path) as mem:
+        mem.add([{"role": "user", "content": said}], user_id="u", at="2026-06-01T12:00:00+08:00")
+        mem.add(
+            [{"role": "user", "content": "今天天气不错，出去走了走。"}],
+            user_id="u",
+            at="2026-06-02T12:00:00+08:00",
+        )
+        ctx = mem.context(ask, user_id="u", budget_tokens=300)
+        hits = mem.search(ask, user_id="u")
+    assert expect in str(ctx)
+    assert any(expect in h.memory.text and "standing" in h.why for h in hits)
+
+
+def test_a_recall_question_brings_no_standing_constraint(tmp_path):
+    with Memory(home=tmp_path) as mem:
+        mem.add([{"role": "user", "content": "I'm severely allergic to shellfish."}], user_id="u")
+        hits = mem.search("What is the capital of Australia?", user_id="u")
+    assert not any("standing" in h.why for h in hits)
