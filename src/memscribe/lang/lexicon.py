@@ -233,16 +233,20 @@ EXCEPTION = re.compile(
     re.IGNORECASE,
 )
 PREFERENCE = re.compile(
-    r"喜欢|爱吃|爱喝|爱看|爱玩|爱好|偏好|更喜欢|最喜欢|讨厌|受不了|不爱|口味|习惯|平时就?爱|一般都?"
-    r"|\b(?:prefer|prefers|like|likes|love|loves|enjoy|enjoys|hate|hates|favou?rite|can'?t stand|"
+    r"喜欢|爱吃|爱喝|爱看|爱玩|爱好|偏好|更喜欢|最喜欢|讨厌|受不了|不爱|过敏|忌口|口味|习惯|平时就?爱|一般都?"
+    r"|\b(?:prefer|prefers|like|likes|love|loves|enjoy|enjoys|hate|hates|favou?rite|allergic|can'?t stand|"
     r"fond of|into|dislike|dislikes|passionate about)\b",
     re.IGNORECASE,
 )
-# an allergy is a constraint, not a liking: it governs what may be served, ordered or prescribed
 CONSTRAINT = re.compile(
-    r"不要|别|不能|不可以|禁止|必须|只能|务必|一定要|千万|不吃|不喝|不用|勿|不许|打扰|过敏|忌口"
-    r"|\b(?:don'?t|do not|never|must|only|avoid|no more|please don'?t|should not|shouldn'?t|can'?t eat|vegetarian|vegan|"
-    r"allergic|allergy|allergies|intolerant)\b",
+    r"不要|别|不能|不可以|禁止|必须|只能|务必|一定要|千万|不吃|不喝|不用|勿|不许|打扰"
+    r"|\b(?:don'?t|do not|never|must|only|avoid|no more|please don'?t|should not|shouldn'?t|can'?t eat|vegetarian|vegan)\b",
+    re.IGNORECASE,
+)
+# an allergy is a constraint, not a liking: it governs what may be served, ordered or prescribed. (PREFERENCE
+# keeps its allergy words: the learned judges read it as a feature, as they were trained.)
+ALLERGY = re.compile(
+    r"过敏|忌口|不耐受|\b(?:allergic|allergy|allergies|intolerant|intolerance)\b",
     re.IGNORECASE,
 )
 PROFILE = re.compile(

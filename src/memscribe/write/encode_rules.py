@@ -451,6 +451,8 @@ def _kind(sig: frozenset[str], text: str, tm: TimeMention | None, at: datetime, 
         return Kind.complaint
     if "milestone" in sig and lx.TASK.search(text):
         return Kind.task
+    if lx.ALLERGY.search(text) and not conversational:
+        return Kind.constraint  # an allergy governs what may be served, whatever liking words stand beside it
     if "preference" in sig:
         return Kind.preference
     if "constraint" in sig and not conversational:
