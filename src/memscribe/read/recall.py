@@ -216,12 +216,12 @@ def hybrid_recall(
     # the gate judges whether anything matches the query's words and meaning; the facts that govern the action
     # asked for come whatever it says ("order Thai food tonight" and a peanut allergy share neither)
     standing = (
-        standing_constraints(
-            store, embedder, user_id=user_id, query=query, qvec=qvec, statuses=statuses, filters=filters
-        )
+        standing_constraints(store, embedder, user_id=user_id, query=query, qvec=qvec, statuses=statuses)
         if cfg.standing_constraints
         else []
     )
+    if filters:
+        standing = [s for s in standing if matches_filters(s.record, filters)]
     verdict = gate_verdict(embedder, query, qvec, hand, window=window)
     if not verdict.passed:
         return standing

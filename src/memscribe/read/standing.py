@@ -78,15 +78,13 @@ def standing_constraints(
     query: str,
     qvec: np.ndarray,
     statuses: Sequence[str],
-    filters: Mapping[str, Any] | None = None,
 ) -> list[Scored]:
     """The user's standing facts that govern the action ``query`` asks for, most certain first; none when the
     query asks for no action the table above knows, or the store embeds with another model than the one the
-    query and slot models read."""
+    query and slot models read. The caller applies its filters."""
     from memscribe.judge.intent import query_intent
     from memscribe.judge.relevance import trained_embedder
     from memscribe.judge.slots import guess_slot
-    from memscribe.read.recall import matches_filters
 
     if getattr(embedder, "name", None) != trained_embedder():
         return []
@@ -100,7 +98,7 @@ def standing_constraints(
     vectors = store.get_vectors(list(records))
     out: list[Scored] = []
     for mid, rec in records.items():
-        if mid not in vectors or (filters and not matches_filters(rec, filters)):
+        if mid not in vectors:
             continue
         guess = guess_slot(np.asarray(vectors[mid], dtype=np.float32), rec.kind.value)
         if is_standing(rec, guess.slot, guess.probability, slots):
