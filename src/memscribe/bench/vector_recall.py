@@ -72,15 +72,18 @@ def measure_recall(
     seed: int = 0,
     matrix: ScopeMatrix | None = None,
     limit: int | None = None,
+    query_texts: list[str] | None = None,
     batch: int = 64,
 ) -> dict[str, Any]:
     """Embed ``texts`` (passages; a seeded sample of ``limit`` when given) minus ``queries`` held-out ones
     (embedded as queries) and compare each query's top-``k`` from a ``ScopeMatrix`` (default parameters
-    unless ``matrix`` is given) with the exact float32 top-``k``."""
+    unless ``matrix`` is given) with the exact float32 top-``k``. With ``query_texts`` (real questions),
+    those are the queries and every text is a passage."""
     order = list(range(len(texts)))
     random.Random(seed).shuffle(order)
-    q_texts = [texts[i] for i in order[:queries]]
-    p_texts = [texts[i] for i in order[queries : None if limit is None else queries + limit]]
+    held = 0 if query_texts is not None else queries
+    q_texts = list(query_texts) if query_texts is not None else [texts[i] for i in order[:held]]
+    p_texts = [texts[i] for i in order[held : None if limit is None else held + limit]]
     if len(p_texts) <= k:
         raise ValueError("too few texts for the requested k")
     t0 = time.perf_counter()
