@@ -46,10 +46,10 @@ class ScopeMatrix:
     Memory, the largest part of a fresh process at a million vectors: once a scope is past ``pca_min``
     the full vectors are held in float16 (a 384-d vector rounded to float16 moves its cosine with a
     unit query by ~1e-5) while the first pass runs on the float32 projection, since numpy has no BLAS
-    kernel for float16 (its matvec is ~17x slower than float32's). The shortlist's float16 rows are
+    kernel for float16 (its matvec is 13-40x slower than float32's). The shortlist's float16 rows are
     converted back to float32 for the exact rescoring. Smaller scopes stay float32: they are a few MB,
     and converting 8k rows on every search would cost more than the scan. Ids and row keys are numpy
-    arrays, not a list of str and a dict (175 MB of Python objects at 1M, against ~45 MB)."""
+    arrays, not a list of str and a dict (175 MB of Python objects at 1M, against ~50 MB)."""
 
     seq: int
     dim: int
