@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import stat
 
+import pytest
+
 from memscribe.models import Status
 from memscribe.store.sqlite import SQLiteStore, vector_sidecar
 from memscribe.testing.store_contract import make_record, unit_vector
@@ -134,4 +136,83 @@ def test_a_hard_erase_removes_the_snapshot_and_a_stale_one_never_resurrects_rows
         c.set_meta(vector_sidecar.meta_key("u1"), token)
     got = _search_ids(c, 5, k=25)
     assert all(int(i[1:]) >= 500 for i in got)
+    c.close()
+
+
+def _projected_matrix(n=1500):  # type: ignore[no-untyped-def]
+    import numpy as np
+
+    from memscribe.store.sqlite.vector_cache import ScopeMatrix
+
+    rng = np.random.default_rng(8)
+    mat = rng.standard_normal((n, 384)).astype(np.float32)
+    mat /= np.linalg.norm(mat, axis=1, keepdims=True)
+    sm = ScopeMatrix(seq=41, dim=0, pca_min=1000, shortlist=100)
+    sm.apply(
+        [(10 * i + 1, f"mem_{i}", "archived" if i % 7 == 0 else "active", mat[i].tobytes()) for i in range(n)]
+    )
+    assert sm._mat.dtype.name == "float16" and sm._basis is not None
+    return sm, mat
+
+
+def test_a_float16_matrix_round_trips_through_the_sidecar(tmp_path):
+    import numpy as np
+
+    db = tmp_path / "m.db"
+    sm, mat = _projected_matrix()
+    token = vector_sidecar.save(db, "u1", sm)
+    back = vector_sidecar.load(db, "u1", token=token, dim=384)
+    assert back is not None and back.n == sm.n and back.seq == 41
+    assert back._mat.dtype.name == "float16"
+    assert np.array_equal(back._mat[: sm.n], sm._mat[: sm.n])  # bit for bit: the file holds float16 too
+    assert np.array_equal(back._proj[: sm.n], sm._proj[: sm.n]) and np.array_equal(back._basis, sm._basis)
+    for i in range(1, sm.n, 150):
+        for statuses in (("active",), ("active", "archived")):
+            # k leaves no room for a shortlist: every row scored (BLAS may round the last bit differently
+            # on arrays at other addresses, so scores are compared to 1e-6, not bit for bit)
+            full, ref = back.search(mat[i], sm.n, statuses), sm.search(mat[i], sm.n, statuses)
+            assert [m for m, _ in full] == [m for m, _ in ref]
+            assert [s for _, s in full] == pytest.approx([s for _, s in ref], abs=1e-6)
+            assert (back.search(mat[i], 5, statuses)[0][0] == f"mem_{i}") == (i % 7 != 0 or len(statuses) > 1)
+    # the loaded matrix keeps following writes: a row rewritten by its key, and a new one
+    back.apply([(11, "mem_1", "archived", mat[1].tobytes()), (99_999, "mem_new", "active", mat[1].tobytes())])
+    assert back.n == sm.n + 1 and back.row_of(11) == 1
+    assert back.search(mat[1], 1, ("active",))[0][0] == "mem_new"
+
+
+def test_an_older_format_or_another_layout_is_never_read(tmp_path, monkeypatch):
+    """A FORMAT 1 snapshot (float32 vectors, unicode ids) is ignored and the scope rebuilt; a file that
+    claims this format but holds arrays of another dtype is refused, never reinterpreted."""
+    import numpy as np
+
+    db = tmp_path / "m.db"
+    sm, _ = _projected_matrix()
+    monkeypatch.setattr(vector_sidecar, "FORMAT", 1)
+    token = vector_sidecar.save(db, "u1", sm)
+    monkeypatch.setattr(vector_sidecar, "FORMAT", 2)
+    assert vector_sidecar.load(db, "u1", token=token, dim=384) is None
+    assert vector_sidecar.load(db, "u1", token=vector_sidecar.save(db, "u1", sm), dim=384) is not None
+    wide = sm._mat
+    sm._mat = wide.astype(np.float32)  # the old layout's float32 vectors under the new header
+    assert vector_sidecar.load(db, "u1", token=vector_sidecar.save(db, "u1", sm), dim=384) is None
+    sm._mat = wide
+    sm._ids = np.array([sm.id_at(i) for i in range(sm.n)], dtype=np.str_)  # unicode ids, as FORMAT 1 wrote
+    assert vector_sidecar.load(db, "u1", token=vector_sidecar.save(db, "u1", sm), dim=384) is None
+
+
+def test_a_store_with_an_old_format_snapshot_rebuilds_from_sql(tmp_path, monkeypatch):
+    db = tmp_path / "m.db"
+    monkeypatch.setattr(vector_sidecar, "FORMAT", 1)
+    a = _store(db)
+    _fill(a)
+    _search_ids(a, 3)
+    a.close()  # saved as FORMAT 1, and recorded
+    monkeypatch.setattr(vector_sidecar, "FORMAT", 2)
+    b = _store(db)
+    assert _search_ids(b, 3) == _sql_scan(b, unit_vector(3))
+    assert b._vectors.unsaved["u1"] == N  # every row read from SQL: the old snapshot was not used
+    b.close()
+    c = _store(db)
+    assert _search_ids(c, 3)[0] == "m3"
+    assert c._vectors.unsaved["u1"] == 0  # the rebuilt matrix was saved in the current format
     c.close()

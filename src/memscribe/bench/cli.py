@@ -137,11 +137,23 @@ def bench_speed(
     out: Path = typer.Option(Path("bench-out"), "--out", help="Folder for results.json, report.md and plots"),
     store: str | None = typer.Option(None, "--store", help="Store URL (default: a temporary SQLite store)"),
     mem0: bool = typer.Option(False, "--mem0", help="Also run Mem0 at scales up to 10k (when installed)"),
+    recall_data: Path | None = typer.Option(
+        None,
+        "--recall-data",
+        help="Folder of LoCoMo-format / MemoryBank JSON: adds recall@20 of the vector matrix vs exact float32",
+    ),
 ) -> None:
     """Latency, throughput, memory and disk at scale, each next to a baseline (numpy KNN, raw insert)."""
     from memscribe.bench.speed import run_speed
 
-    run_speed(_int_list(n, "--n"), out_dir=out, console=console, store_url=store, with_mem0=mem0)
+    run_speed(
+        _int_list(n, "--n"),
+        out_dir=out,
+        console=console,
+        store_url=store,
+        with_mem0=mem0,
+        recall_data=recall_data,
+    )
 
 
 @bench_app.command("rest")

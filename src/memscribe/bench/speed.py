@@ -67,6 +67,7 @@ __all__ = [
 
 SEED = 20240601
 POOL_SIZE = 2000
+RECALL_TEXTS = 3000  # real turns embedded for the recall figure (~15 ms each on one idle core)
 NOISE_SIGMA = 0.01
 N_QUERIES = 100
 N_MESSAGES = 200
@@ -507,16 +508,19 @@ t2 = time.perf_counter()
 user = sys.argv[4] if len(sys.argv) > 4 else "bench-user"
 hits = mem.search(sys.argv[2], user_id=user, limit=10)
 t3 = time.perf_counter()
-# then serve a mix of zh + en queries and contexts, as a fresh server process would: its memory is the
-# footprint a user pays (the bench process also holds the baseline's matrix and every scale's data)
-for q in ("我对什么过敏？", "where is my next appointment?", "我下个月搬到哪里？", "what did I order last week?"):
+# then serve a mix of zh + en queries and contexts (and the bench's queries, a JSON list in argv[5]), as a
+# fresh server process would: its memory is the footprint a user pays (the bench process also holds the
+# baseline's matrix and every scale's data)
+more = json.load(open(sys.argv[5], encoding="utf-8")) if len(sys.argv) > 5 else []
+for q in ("我对什么过敏？", "where is my next appointment?", "我下个月搬到哪里？", "what did I order last week?", *more):
     mem.search(q, user_id=user, limit=10)
     mem.context(q, user_id=user, budget_tokens=1000)
 status = dict(line.split(":", 1) for line in open("/proc/self/status") if ":" in line)
 mb = lambda key: int(status[key].split()[0]) / 1024
 mem.close()
 print(json.dumps({"import_ms": (t1 - t0) * 1e3, "open_ms": (t2 - t1) * 1e3, "first_search_ms": (t3 - t2) * 1e3,
-                  "total_ms": (t3 - t0) * 1e3, "hits": len(hits), "rss_mb": mb("VmRSS"), "peak_rss_mb": mb("VmHWM")}))
+                  "total_ms": (t3 - t0) * 1e3, "hits": len(hits), "rss_mb": mb("VmRSS"), "peak_rss_mb": mb("VmHWM"),
+                  "queries_served": 4 + len(more)}))
 """
 
 _COLD_BASELINE = r"""
@@ -817,7 +821,9 @@ def _measure_scale(
     npy = workdir / f"vectors-{n}.npy"
     np.save(npy, matrix)
     task = prog.add_task(f"n={n}: cold start (fresh subprocesses)", total=2)
-    res["cold_start"] = _cold(_COLD_MEMSCRIBE, [str(home), probe, store_url or "", user])
+    served = workdir / f"queries-{n}.json"
+    served.write_text(json.dumps(queries, ensure_ascii=False), encoding="utf-8")
+    res["cold_start"] = _cold(_COLD_MEMSCRIBE, [str(home), probe, store_url or "", user, str(served)])
     prog.advance(task)
     res["cold_start_baseline"] = _cold(_COLD_BASELINE, [str(npy), probe])
     prog.remove_task(task)
@@ -891,16 +897,39 @@ def _mem0_scale(
         shutil.rmtree(folder, ignore_errors=True)
 
 
+def _vector_recall(embedder: Any, folder: Path, limit: int, console: Console) -> dict[str, Any]:
+    from memscribe.bench.vector_recall import measure_recall, real_texts
+    from memscribe.store.sqlite.vector_cache import ScopeMatrix
+
+    # A few thousand real turns are fewer than a scope needs for its projection (pca_min 8,000): the
+    # threshold is lowered so that the path of large scopes (float16 vectors, shortlist of 400) is measured.
+    out = measure_recall(
+        embedder, real_texts(folder), queries=200, limit=limit, matrix=ScopeMatrix(seq=0, dim=0, pca_min=1000)
+    )
+    console.print(
+        f"vector recall@{out['k']} vs exact float32, {out['vectors']:,} real texts, {out['queries']} held-out "
+        f"queries: {out['recall_at_k']:.4f} (float16 full scan alone {out['recall_at_k_float16_full_scan']:.4f}; "
+        f"largest score error {out['max_score_error']:.1e})",
+        highlight=False,
+    )
+    return out
+
+
 def run_speed(
     ns: list[int],
     out_dir: Path | None = None,
     console: Console | None = None,
     store_url: str | None = None,
     with_mem0: bool = False,
+    recall_data: Path | None = None,
+    recall_texts: int = RECALL_TEXTS,
 ) -> dict[str, Any]:
     """Measure memscribe at each scale in ``ns`` next to its baselines; write results/report/plots to ``out_dir``.
 
-    ``with_mem0`` adds Mem0 at the scales up to ``MEM0_MAX_N`` when it is installed."""
+    ``with_mem0`` adds Mem0 at the scales up to ``MEM0_MAX_N`` when it is installed. ``recall_data`` (a
+    folder of LoCoMo-format / MemoryBank JSON) adds the recall@20 of the vector matrix's reduced-precision
+    search against exact float32 search on up to ``recall_texts`` real turns
+    (:mod:`memscribe.bench.vector_recall`)."""
     from memscribe.bench import report
     from memscribe.bench.mem0_baseline import MEM0_NOT_REQUESTED, mem0_available
     from memscribe.providers.embedders import make_embedder
@@ -925,6 +954,7 @@ def run_speed(
             pool_vecs = _embed_pool(embedder, [p.text for p in pool], prog)
             pool_s = time.perf_counter() - t0
             warmup = _warm_up(embedder, workdir)
+            recall = _vector_recall(embedder, recall_data, recall_texts, console) if recall_data else None
             # a server store (PostgreSQL) is measured next to the embedded SQLite default, same data
             server = store_url is not None and not store_url.startswith("sqlite:///")
             outer = prog.add_task("scales", total=len(ns) * (2 if server else 1))
@@ -967,6 +997,8 @@ def run_speed(
         "scales": scales,
         "elapsed_s": time.perf_counter() - t_run,
     }
+    if recall is not None:
+        res["vector_recall"] = recall
     if sqlite_scales:
         res["sqlite_scales"] = sqlite_scales
         res["engines"] = engine_comparison(sqlite_scales, scales)

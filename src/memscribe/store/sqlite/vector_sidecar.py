@@ -2,12 +2,14 @@
 
 Rebuilding a scope's matrix reads every vector BLOB through SQL into Python tuples: 15 s for a million
 memories, most of a cold start. The sidecar is a snapshot of a ``ScopeMatrix`` (ids, row keys, status codes,
-vectors, the low-rank projection) up to a write sequence ``seq``. SQLite stays the source of truth: on load
+vectors — float16 once the scope has its low-rank projection, float32 before — and the projection) up to a
+write sequence ``seq``. SQLite stays the source of truth: on load
 the matrix is brought up to date with the rows written since ``seq`` (as the in-process cache already does),
 and a snapshot is used only if all of these hold, otherwise it is ignored and rebuilt:
 
-* format version, user, dimension and row count read back as written, and every array's checksum
-  matches, so a torn or altered file is never used;
+* format version, user, dimension and row count read back as written, every array has the dtype this
+  format writes for it, and every array's checksum matches, so a torn or altered file — or one written by
+  an older format (FORMAT 1 held float32 vectors and unicode ids) — is never used or misread;
 * its ``token`` equals the one the store recorded in its own ``meta`` table when the snapshot was written
   (``vector_sidecar:<scope>``). A store restored from a backup, or a snapshot written by a process that
   then lost a race, carries another token;
@@ -33,7 +35,7 @@ from memscribe.store.sqlite.vector_cache import ScopeMatrix
 
 __all__ = ["FORMAT", "checksum", "erase", "folder_for", "load", "meta_key", "path_for", "save"]
 
-FORMAT = 1
+FORMAT = 2  # 2: float16 vectors once projected, ids as utf-8 bytes (1: float32, unicode ids)
 
 
 def folder_for(db_path: Path) -> Path:
@@ -76,12 +78,9 @@ def save(db_path: Path, user_id: str, matrix: ScopeMatrix) -> str:
     folder = folder_for(db_path)
     folder.mkdir(mode=0o700, exist_ok=True)
     n = matrix.n
-    pks = np.empty(n, dtype=np.int64)
-    for pk, row in matrix.pos.items():
-        pks[row] = pk
     arrays: dict[str, np.ndarray] = {
-        "ids": np.array(matrix.ids, dtype=np.str_) if n else np.zeros(0, dtype="<U1"),
-        "pks": pks,
+        "ids": np.ascontiguousarray(matrix._ids[:n]),
+        "pks": np.ascontiguousarray(matrix._pks[:n]),
         "codes": np.ascontiguousarray(matrix._codes[:n]),
         "mat": np.ascontiguousarray(matrix._mat[:n]),
     }
@@ -162,13 +161,18 @@ def load(db_path: Path, user_id: str, *, token: str | None, dim: int | None) -> 
             room = n + max(1024, n // 8)  # appends after loading do not copy the matrix at once
             entries = header["arrays"]
 
+            projected = "basis" in entries
+            # the one dtype each array may have: a file claiming another is not this format's
+            kinds = {"ids": "S", "pks": "<i8", "codes": "|i1", "mat": "<f2" if projected else "<f4"}
+
             def read(name: str, rows: int | None = None) -> np.ndarray:
                 e = entries[name]
                 shape = [int(x) for x in e["shape"]]
                 if not shape or (shape[0] != n and name != "basis"):
                     raise _Damaged(name)
                 dtype = np.dtype(e["dtype"])
-                if dtype.hasobject:
+                want = kinds.get(name, "<f4")
+                if not (dtype.kind == "S" if want == "S" else dtype.str == want):
                     raise _Damaged(name)
                 out = np.zeros(((rows if rows is not None else shape[0]), *shape[1:]), dtype=dtype)
                 part = out[: shape[0]]
@@ -181,21 +185,25 @@ def load(db_path: Path, user_id: str, *, token: str | None, dim: int | None) -> 
                     raise _Damaged(name)
                 return out
 
-            ids, pks = read("ids"), read("pks")
             codes, mat = read("codes", room), read("mat", room)
-            basis = read("basis") if "basis" in entries else None
-            proj = read("proj", room) if "proj" in entries else None
-    except (OSError, ValueError, KeyError, TypeError, UnicodeDecodeError):
+            basis = read("basis") if projected else None
+            proj = read("proj", room) if projected else None
+            if mat.ndim != 2 or (n and mat.shape[1] != int(header["dim"])):
+                raise _Damaged("mat")
+            if basis is not None and (basis.ndim != 2 or basis.shape[0] != mat.shape[1]):
+                raise _Damaged("basis")
+            if proj is not None and (proj.ndim != 2 or basis is None or proj.shape[1] != basis.shape[1]):
+                raise _Damaged("proj")
+            m = ScopeMatrix(seq=int(header["seq"]), dim=int(header["dim"]))
+            m._n, m._ids, m._pks, m._codes, m._mat = n, read("ids", room), read("pks", room), codes, mat
+            m.reindex()
+            if n > 1 and not bool(np.all(np.diff(m._spk) > 0)):
+                raise _Damaged("pks")  # one row key twice: rows would be misread
+            if basis is not None and proj is not None:
+                m.rank = int(basis.shape[1])
+                m._basis, m._proj = basis, proj
+    except (OSError, ValueError, KeyError, IndexError, TypeError, UnicodeDecodeError):
         return None  # torn, truncated or altered (a checksum differs): the caller rebuilds from SQL
-    m = ScopeMatrix(seq=int(header["seq"]), dim=int(header["dim"]))
-    m.ids = ids.tolist()
-    m.pos = dict(zip(pks.tolist(), range(n), strict=True))
-    m._mat = mat.astype(np.float32, copy=False)
-    m._codes = codes.astype(np.int8, copy=False)
-    if basis is not None and proj is not None:
-        m.rank = int(header.get("rank") or basis.shape[1])
-        m._basis = np.ascontiguousarray(basis, dtype=np.float32)
-        m._proj = proj.astype(np.float32, copy=False)
     return m
 
 
