@@ -55,8 +55,14 @@ def test_the_embedder_can_have_its_own_endpoint(tmp_path):
             # embeds with: a 16-d store embedder must not reach them
             mem.add(
                 [
-                    {"role": "user", "content": "I prefer green tea over coffee. Book me a table for Friday."},
-                    {"role": "assistant", "content": "Booked: a table for two on Friday at 7 pm, ref T-5521."},
+                    {
+                        "role": "user",
+                        "content": "I prefer green tea over coffee. Book me a table for Friday.",
+                    },
+                    {
+                        "role": "assistant",
+                        "content": "Booked: a table for two on Friday at 7 pm, ref T-5521.",
+                    },
                 ],
                 user_id="u1",
             )
