@@ -22,7 +22,17 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import DATA, WEIGHTS, embed_queries, fit_ngram_linear, load_jsonl, ngram_csr, print_scores, scores
+from common import (
+    DATA,
+    WEIGHTS,
+    choose_c_and_weight,
+    embed_queries,
+    fit_ngram_linear,
+    load_jsonl,
+    ngram_csr,
+    print_scores,
+    scores,
+)
 
 from memscribe.judge.intent import ACTIONS, INTENT_MODEL, INTENTS, query_intent
 from memscribe.judge.linear import LinearModel
@@ -79,35 +89,12 @@ def evaluate_shipped(items: list[dict]) -> dict[str, dict]:
     return report(items, pred)
 
 
-def _rows(grams, x: np.ndarray) -> np.ndarray:
-    return np.hstack([grams.toarray(), x])
-
-
-def choose(grams, x: np.ndarray, y: list[str], groups: list[str]) -> tuple[tuple[float, float], dict]:
-    """The (C, embedding weight) with the best mean macro-F1 over grouped folds of the training split."""
-    from sklearn.metrics import f1_score
-    from sklearn.model_selection import GroupKFold
-
-    ys = np.asarray(y)
-    folds = list(GroupKFold(n_splits=4).split(x, ys, groups))
-    cv: dict[str, float] = {}
-    for c, w in GRID:
-        f1s = []
-        for tr, va in folds:
-            m = fit_ngram_linear("cv", grams[tr], x[tr], ys[tr], c=c, dense_weight=w)
-            f1s.append(f1_score(ys[va], m.predict(_rows(grams[va], x[va])), average="macro", zero_division=0))
-        cv[f"C={c},w={w}"] = round(float(np.mean(f1s)), 4)
-        print(f"  cv C={c} w={w}: macro-F1 {cv[f'C={c},w={w}']:.3f}", flush=True)
-    best = max(GRID, key=lambda cw: cv[f"C={cw[0]},w={cw[1]}"])
-    return best, cv
-
-
 def train(items: list[dict]) -> LinearModel:
     texts = [it["text"] for it in items]
     y = [it["intent"] for it in items]
     x, grams = embed_queries(texts), ngram_csr(texts, None)
     print(f"{INTENT_MODEL}: choosing hyper-parameters on {len(items)} training queries", flush=True)
-    (c, w), cv = choose(grams, x, y, [group_of(it) for it in items])
+    (c, w), cv = choose_c_and_weight(grams, x, y, [group_of(it) for it in items], GRID)
     m = fit_ngram_linear(INTENT_MODEL, grams, x, y, c=c, dense_weight=w)
     meta = {
         "c": c,

@@ -24,6 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import (
     DATA,
     WEIGHTS,
+    choose_c_and_weight,
     embed_passages,
     fit_ngram_linear,
     load_jsonl,
@@ -132,31 +133,6 @@ def evaluate_shipped(test: list[dict]) -> dict[str, dict]:
     }
 
 
-def choose(
-    grams, x: np.ndarray, y: list[str], groups: list[str], grid: tuple[tuple[float, float], ...]
-) -> tuple[tuple[float, float], dict]:
-    """The (C, dense weight) with the best mean macro-F1 over grouped folds of the training split."""
-    from sklearn.metrics import f1_score
-    from sklearn.model_selection import GroupKFold
-
-    ys = np.asarray(y)
-    folds = list(GroupKFold(n_splits=4).split(x, ys, groups))
-    cv: dict[str, float] = {}
-    for c, w in grid:
-        f1s = []
-        for tr, va in folds:
-            m = fit_ngram_linear("cv", grams[tr], x[tr], ys[tr], c=c, dense_weight=w)
-            f1s.append(f1_score(ys[va], m.predict(_rows(grams[va], x[va])), average="macro", zero_division=0))
-        cv[f"C={c},w={w}"] = round(float(np.mean(f1s)), 4)
-        print(f"  cv C={c} w={w}: macro-F1 {cv[f'C={c},w={w}']:.3f}", flush=True)
-    best = max(grid, key=lambda cw: cv[f"C={cw[0]},w={cw[1]}"])
-    return best, cv
-
-
-def _rows(grams, x: np.ndarray) -> np.ndarray:
-    return np.hstack([grams.toarray(), x])
-
-
 def train(train_items: list[dict]) -> None:
     idf = fit_idf([it["text"] for it in train_items])
     WEIGHTS.mkdir(parents=True, exist_ok=True)
@@ -166,7 +142,7 @@ def train(train_items: list[dict]) -> None:
         y = [label(it) for it in items]
         x, grams = dense(items), ngram_csr([it["text"] for it in items], idf)
         print(f"\n{name}: choosing hyper-parameters on {len(items)} training statements", flush=True)
-        (c, w), cv = choose(grams, x, y, [group_of(it) for it in items], GRID[name])
+        (c, w), cv = choose_c_and_weight(grams, x, y, [group_of(it) for it in items], GRID[name])
         m = fit_ngram_linear(name, grams, x, y, c=c, dense_weight=w)
         meta = {"c": c, "dense_weight": w, "cv_macro_f1": cv, "train_n": len(items)}
         LinearModel(m.name, m.classes, m.weights, m.bias, m.mean, m.scale, meta).save(WEIGHTS / f"{name}.npz")
