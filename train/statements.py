@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
 
 import numpy as np
@@ -43,6 +44,7 @@ from memscribe.judge.statements import (
     judge_statements,
     statement_matrix,
 )
+from memscribe.write.judged import rules_reading
 
 CORPUS = DATA / "statements"
 ROUTE = "statement_route"  # the 3-way route, reported (not a model of its own)
@@ -68,9 +70,22 @@ def load(split: str) -> list[dict]:
     return load_jsonl(CORPUS.glob(f"*_{split}.jsonl"))
 
 
+# the time a user's statement is read at: its relative times become dates, as on the write path
+READ_AT = datetime(2024, 5, 15, 10, 0, tzinfo=UTC)
+
+
+def readings(items: list[dict]) -> list[str]:
+    """What the judge's embedding reads: for a user's statement, the sentence the rule encoder writes for it
+    (the write path embeds that once, for the judge and for the memory: write/judged.py); for the assistant's
+    and a peer's, the words as said (their turns are judged sentence by sentence before they are encoded)."""
+    return [
+        rules_reading(it["text"], at=READ_AT) if it["speaker_role"] == "user" else it["text"] for it in items
+    ]
+
+
 def dense(items: list[dict]) -> np.ndarray:
     return statement_matrix(
-        embed_passages([it["text"] for it in items]),
+        embed_passages(readings(items)),
         [it["text"] for it in items],
         roles=[it["speaker_role"] for it in items],
         has_prev=[bool(it.get("prev")) for it in items],
@@ -101,7 +116,7 @@ def report_of(y: list[str], pred: list[str], items: list[dict], classes: tuple[s
 def judge(items: list[dict]):
     """The shipped inference path (judge_statements) on labelled items."""
     return judge_statements(
-        embed_passages([it["text"] for it in items]),
+        embed_passages(readings(items)),
         [it["text"] for it in items],
         roles=[it["speaker_role"] for it in items],
         has_prev=[bool(it.get("prev")) for it in items],

@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 
 import numpy as np
@@ -16,6 +17,7 @@ import pytest
 from memscribe.errors import InputError
 from memscribe.judge.ngrams import NGRAM_BUCKETS, fit_idf, ngram_counts, ngram_matrix
 from memscribe.judge.statements import StatementJudgement, judge_statements
+from memscribe.write.judged import rules_reading
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "train"))
@@ -57,8 +59,10 @@ def _embed(texts):
 def test_judge_statements_keeps_facts_and_drops_pleasantries_in_both_languages():
     texts = ["我对花生过敏，千万别放花生", "谢谢你啊！", "I'm allergic to peanuts.", "haha ok thanks!"]
     roles = ["user"] * 4
+    # the judge's embedding of a user's statement is of the sentence the rule encoder writes for it
+    read = [rules_reading(t, at=datetime(2024, 5, 15, 10, tzinfo=UTC)) for t in texts]
     out = judge_statements(
-        _embed(texts), texts, roles=roles, has_prev=[False] * 4, langs=["zh", "zh", "en", "en"]
+        _embed(read), texts, roles=roles, has_prev=[False] * 4, langs=["zh", "zh", "en", "en"]
     )
     assert all(isinstance(j, StatementJudgement) for j in out)
     assert [j.route == "drop" for j in out] == [False, True, False, True]

@@ -8,28 +8,55 @@ labelled corpus holds exactly the cases the rules get wrong:
 * ``second_opinion``: a user's message to an assistant that the rule scores left just under the keep bar
   ("Fine, Priya will take care of the invoices.", "行，发票的事交给小陈吧。") is kept when the judge says it
   states something.
+
+The judge's embedding of a user's statement is the embedding of the sentence the rule encoder writes for it
+(``rules_reading``: "The user likes green tea." for "I like green tea."), not of the words as said: that is the
+vector the memory is stored with, so a kept statement is embedded once per ``add()`` (issue #22: a second
+embedding doubled the write's cost). Its n-grams and cheap features read the words as said.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from datetime import datetime
 
 import numpy as np
 
 from memscribe.decisions import FilterDecision
 from memscribe.judge.statements import judge_statements
-from memscribe.lang.clauses import Sentence
+from memscribe.lang.clauses import split_sentences
+from memscribe.lang.text import detect_lang
+from memscribe.write.assistant import ASSISTANT_SUBJECT
+from memscribe.write.encode_rules import RuleEncoder
+from memscribe.write.trigger import trigger
 
-__all__ = ["SECOND_OPINION_MIN", "second_opinion", "worth_keeping"]
+__all__ = ["SECOND_OPINION_MIN", "rules_reading", "second_opinion", "worth_keeping"]
 
 # below this rule score a message is plainly nothing (a greeting, a bare reaction): no second opinion is asked
 SECOND_OPINION_MIN = 0.3
 
+_RULES = RuleEncoder()
+_READ = FilterDecision(route="long", importance=0.5, timeliness=0.0, privacy_risk=0.0)
 
-def _judge(texts: list[str], lang: str, embedder: Any) -> list[Any]:
+
+def rules_reading(text: str, *, at: datetime) -> str:
+    """The sentence the rule encoder writes for ``text`` said by a user to an assistant at ``at``: what the
+    statement judge's embedding reads for a user's statement (train/statements.py embeds the same)."""
+    lang = "zh" if detect_lang(text) == "zh" else "en"
+    return _RULES.encode(
+        text,
+        at=at,
+        speaker=None,
+        trig=trigger(text, role="user"),
+        decision=_READ,
+        sentences=split_sentences(text),
+        conversational=False,
+        addressee=ASSISTANT_SUBJECT[lang],
+    ).text
+
+
+def _judge(vectors: np.ndarray, texts: list[str], lang: str) -> list:
     return judge_statements(
-        np.asarray(embedder.embed_passages(texts), dtype=np.float32),
+        np.asarray(vectors, dtype=np.float32),
         texts,
         roles=["user"] * len(texts),
         has_prev=[False] * len(texts),
@@ -37,25 +64,20 @@ def _judge(texts: list[str], lang: str, embedder: Any) -> list[Any]:
     )
 
 
-def worth_keeping(
-    groups: list[list[Sentence]], lang: str, embedder: Any, said: Callable[[Sentence], bool] | None = None
-) -> list[list[Sentence]]:
-    """The statements of a split turn the judge would keep. ``said``: which sentences of a group the memory will
-    say (the others — a question back to the listener, a pleasantry — leave the memory), so the judge reads
-    what would be written: "你喜欢运动吗？" beside "我最近胖了五斤。" must not make the statement a question."""
-    sep = "" if lang == "zh" else " "
-    texts = [
-        sep.join(s.text for s in g if said is None or said(s)) or sep.join(s.text for s in g) for g in groups
-    ]
-    judged = _judge(texts, lang, embedder)
-    return [g for g, j in zip(groups, judged, strict=True) if j.route != "drop"]
+def worth_keeping(vectors: np.ndarray, said: list[str], lang: str) -> list[bool]:
+    """Which statements of a split turn the judge would keep. ``vectors``: the embeddings of the sentences the
+    rule encoder writes for them (``rules_reading``); ``said``: the words of each the memory will say (a question
+    back to the listener or a pleasantry leaves the memory, so "你喜欢运动吗？" beside "我最近胖了五斤。" must
+    not make the statement a question)."""
+    return [j.route != "drop" for j in _judge(vectors, said, lang)]
 
 
 def second_opinion(
-    decision: FilterDecision, clean: str, lang: str, embedder: Any, long_term_min: float
+    decision: FilterDecision, vector: np.ndarray, clean: str, lang: str, long_term_min: float
 ) -> FilterDecision:
-    """The filter's drop of a user's message, or the judge's keep (long or working) with its reason."""
-    judged = _judge([clean], lang, embedder)[0]
+    """The filter's drop of a user's message, or the judge's keep (long or working) with its reason.
+    ``vector``: the embedding of the sentence the rule encoder writes for the message."""
+    judged = _judge(np.asarray(vector, dtype=np.float32).reshape(1, -1), [clean], lang)[0]
     if judged.route == "drop":
         return decision
     return decision.model_copy(

@@ -213,7 +213,10 @@ class WritePipeline:
         self._judge_embedder: Embedder | None = None
         self.settings = settings
         self.cfg = settings.write
-        self.encoder: RuleEncoder | LLMEncoder = RuleEncoder()
+        # the rule encoder also writes what the statement judge reads (write/judged.py), whichever encoder
+        # writes the memories
+        self._rules = RuleEncoder()
+        self.encoder: RuleEncoder | LLMEncoder = self._rules
         if settings.llm.base_url:
             # any OpenAI-compatible endpoint makes encoding better; it is never required, and any failure
             # of it falls back to the rule encoder with the reason in the audit log
@@ -241,6 +244,15 @@ class WritePipeline:
             return vec
         return np.asarray(self.judge_embedder.embed_passages([text])[0], dtype=np.float32)
 
+    def _vectors(self, texts: list[str], known: dict[str, np.ndarray]) -> np.ndarray:
+        """The judge embedder's vectors of ``texts``; each text is embedded once per ``add()`` (``known``), so a
+        statement the judge read is not embedded again to be stored when the store embeds with e5."""
+        missing = list(dict.fromkeys(t for t in texts if t not in known))
+        if missing:
+            for t, v in zip(missing, self.judge_embedder.embed_passages(missing), strict=True):
+                known[t] = np.asarray(v, dtype=np.float32)
+        return np.stack([known[t] for t in texts])
+
     # ------------------------------------------------------------------ analysis (pure per message)
     def _analyse(
         self,
@@ -251,8 +263,10 @@ class WritePipeline:
         conversational: bool,
         seen: set[str],
         names: frozenset[str],
+        known: dict[str, np.ndarray],
     ) -> tuple[list[Analysed], dict[int, Any]]:
-        """``names``: who speaks in this call and, when it names its speakers, earlier in its session."""
+        """``names``: who speaks in this call and, when it names its speakers, earlier in its session;
+        ``known``: the judge embedder's vectors computed so far in this call, by text."""
         items: list[Analysed] = []
         privacy: dict[int, Any] = {}
         asked: Asked | None = None  # the question the previous message ended with
@@ -293,6 +307,12 @@ class WritePipeline:
                     repeat=repeat,
                     cfg=self.cfg,
                 )
+            # in a two-person chat "you" is the other speaker; with more, whom "you" means is unknown; a user
+            # speaking to an assistant means the assistant
+            listeners = names - {m.name}
+            addressee = next(iter(listeners)) if conversational and len(listeners) == 1 else None
+            if not conversational and m.role == "user":
+                addressee = ASSISTANT_SUBJECT["zh" if lang == "zh" else "en"]
             if (
                 decision.route == "drop"
                 and m.role == "user"
@@ -300,7 +320,19 @@ class WritePipeline:
                 and not repeat
                 and decision.importance >= SECOND_OPINION_MIN
             ):
-                decision = second_opinion(decision, clean, lang, self.judge_embedder, self.cfg.long_term_min)
+                reading = self._rules.encode(
+                    clean,
+                    at=at,
+                    speaker=m.name,
+                    trig=trig,
+                    decision=decision,
+                    sentences=sentences,
+                    conversational=False,
+                    addressee=addressee,
+                ).text
+                decision = second_opinion(
+                    decision, self._vectors([reading], known)[0], clean, lang, self.cfg.long_term_min
+                )
             if prot.vaulted and m.role == "user" and decision.route != "long":
                 # the user asked to keep this value (以后都寄这个地址): with the value cut out the rest may
                 # look like too little to remember, but dropping it would lose what was asked for
@@ -324,12 +356,6 @@ class WritePipeline:
                 },
                 detail={"trigger": list(trig.reasons)},
             )
-            # in a two-person chat "you" is the other speaker; with more, whom "you" means is unknown; a user
-            # speaking to an assistant means the assistant
-            listeners = names - {m.name}
-            addressee = next(iter(listeners)) if conversational and len(listeners) == 1 else None
-            if not conversational and m.role == "user":
-                addressee = ASSISTANT_SUBJECT["zh" if lang == "zh" else "en"]
             question = None if assistant else answered(asked, m, sentences)
             if question is not None:
                 decision, sentences = keep_answer(decision, sentences, self.cfg.long_term_min)
@@ -352,6 +378,7 @@ class WritePipeline:
                     split=question is None and self._splits(conversational),
                     # "remember …" or a vaulted value keeps the turn whatever the statement judge reads
                     must_keep=bool(prot.vaulted) or "explicit" in trig.signals,
+                    known=known,
                 )
                 if question is not None:
                     cands = [carry_question(cands[0], question, lang)]
@@ -400,59 +427,66 @@ class WritePipeline:
         addressee: str | None,
         split: bool,
         must_keep: bool = False,
+        known: dict[str, np.ndarray] | None = None,
     ) -> list[Candidate]:
         """The kept turn as one candidate, or with ``split`` one per statement (write/statements.py), each with
         the whole turn as its raw evidence. A statement of nothing but pleasantries or questions to the listener
-        is not written."""
-        groups = (
-            [
-                g
-                for g in statement_groups(sentences, lang)
-                if any(s.informative and not says_nothing_of_speaker(s, lang) for s in g)
-            ]
-            if split
-            else []
-        )
-        sep = "" if lang == "zh" else " "
-        kept = (
-            worth_keeping(
-                groups,
-                lang,
-                self.judge_embedder,
-                said=lambda s: s.informative and not says_nothing_of_speaker(s, lang),
-            )
-            if groups
-            else []
-        )
-        if split and not kept and not must_keep:
-            # keep or drop is the learned judge's call (issue #14): the filter's rule score keeps 92% of a
-            # companion user's turns; when the judge keeps none of the turn's statements ("谢谢你的推荐，我会去看一
-            # 看", "you can find me any time"), nothing of it is written unless the user asked to remember it
-            return []
-        whole = not kept or len(groups) == 1  # one memory of the whole turn
-        units = (
-            [(clean, sentences, trig)]
-            if whole
-            else [
-                (text, g, _own_trigger(text, role, trig))
-                for g in kept
-                for text in [sep.join(s.text for s in g)]
-            ]
-        )
-        out = [
-            self.encoder.encode(
+        is not written; whether a statement is worth a memory of its own is the statement judge's call."""
+
+        def said(s: Sentence) -> bool:
+            return s.informative and not says_nothing_of_speaker(s, lang)
+
+        def encode(
+            encoder: RuleEncoder | LLMEncoder, text: str, group: list[Sentence], t: TriggerResult
+        ) -> Candidate:
+            return encoder.encode(
                 text,
                 at=at,
                 speaker=speaker,
-                trig=unit_trig,
+                trig=t,
                 decision=decision,
                 sentences=group,
                 conversational=conversational,
                 addressee=addressee,
             )
-            for text, group, unit_trig in units
+
+        whole = (clean, sentences, trig)  # one memory of the whole turn
+        groups = [g for g in statement_groups(sentences, lang) if any(said(s) for s in g)] if split else []
+        if not groups:
+            # nothing of the turn's own says anything of the speaker: kept only when asked to be
+            return [encode(self.encoder, *whole)] if not split or must_keep else []
+        sep = "" if lang == "zh" else " "
+        units = (
+            [whole]
+            if len(groups) == 1
+            else [
+                (text, g, _own_trigger(text, role, trig))
+                for g in groups
+                for text in [sep.join(s.text for s in g)]
+            ]
+        )
+        # the judge reads the sentence the rule encoder writes for each statement (its vector is the memory's
+        # when the store embeds with e5) and the statement's own words
+        drafts = [encode(self._rules, *u) for u in units]
+        keep = worth_keeping(
+            self._vectors([d.text for d in drafts], known if known is not None else {}),
+            [sep.join(s.text for s in g if said(s)) for g in groups],
+            lang,
+        )
+        kept = [(u, d) for u, d, k in zip(units, drafts, keep, strict=True) if k]
+        if not kept:
+            if not must_keep:
+                # keep or drop is the learned judge's call (issue #14): the filter's rule score keeps 92% of a
+                # companion user's turns; when the judge keeps none of the turn's statements ("谢谢你的推荐，我会去
+                # 看一看", "you can find me any time"), nothing of it is written unless the user asked to remember it
+                return []
+            kept = [(whole, drafts[0] if len(units) == 1 else None)]
+        out = [
+            d if d is not None and self.encoder is self._rules else encode(self.encoder, *u) for u, d in kept
         ]
-        return out if whole else [c.model_copy(update={"raw": clean}) for c in out]
+        if kept[0][0] is whole:
+            return out
+        return [c.model_copy(update={"raw": clean}) for c in out]
 
     def _encode_assistant(
         self,
@@ -503,8 +537,9 @@ class WritePipeline:
             seen = self._fingerprints.seen(req.session_id)
             names |= self._fingerprints.speakers(req.session_id) if names else set()
         conversational = len(names) >= 2
+        known: dict[str, np.ndarray] = {}
         items, privacy = self._analyse(
-            msgs, req, trail, conversational=conversational, seen=seen, names=frozenset(names)
+            msgs, req, trail, conversational=conversational, seen=seen, names=frozenset(names), known=known
         )
         report = WriteReport(user_id=req.user_id)
         units = units_of(items)
@@ -533,7 +568,14 @@ class WritePipeline:
         if len(cands) == 1 and cands[0].layer != Layer.working and self._anchored(cands[0]):
             # one memory to write: its keyword neighbours are looked up while it is being embedded
             prefetched = _POOL.submit(self._keyword_neighbours, req.user_id, cands[0])
-        vectors = self.embedder.embed_passages([c.text for c in cands]) if cands else np.zeros((0, 1))
+        if not cands:
+            vectors: Any = np.zeros((0, 1))
+        elif self.judge_embedder is self.embedder:
+            vectors = self._vectors(
+                [c.text for c in cands], known
+            )  # a statement the judge read is not re-embedded
+        else:
+            vectors = self.embedder.embed_passages([c.text for c in cands])
         keyword_hits = prefetched.result() if prefetched is not None else None
         pending: Callable[[], None] | None = bookkeeping
         with self.locks.hold(req.user_id):
