@@ -106,3 +106,19 @@ def test_vectors_of_another_dimension_are_refused():
     sm.apply([(1, "a", "active", np.ones(DIM, dtype=np.float32).tobytes())])
     with pytest.raises(ValueError):
         sm.apply([(2, "b", "active", np.ones(DIM // 2, dtype=np.float32).tobytes())])
+
+
+def test_rows_from_a_one_pass_cursor_build_the_same_matrix_as_a_list(monkeypatch):
+    # a scope built from SQL reads its rows from a cursor a chunk at a time (never all as Python objects)
+    import memscribe.store.sqlite.vector_cache as vc
+
+    monkeypatch.setattr(vc, "_CHUNK", 700)  # several chunks, the projection fitted between two of them
+    mat = _clustered(3000, seed=5)
+    listed = ScopeMatrix(seq=0, dim=0, pca_min=1000, rank=96, shortlist=200)
+    listed.apply(_rows(mat, list(range(3000))))
+    cursor = ScopeMatrix(seq=0, dim=0, pca_min=1000, rank=96, shortlist=200)
+    assert cursor.apply(iter(_rows(mat, list(range(3000))))) == 3000
+    assert cursor.n == listed.n == 3000
+    q = mat[42]
+    assert cursor.search(q, 10, ("active",)) == listed.search(q, 10, ("active",))
+    assert cursor.search(q, 1, ("active",))[0][0] == "m42"

@@ -68,6 +68,15 @@ class SQLiteConnection:
             except apsw.BusyError as exc:
                 raise ConcurrencyError(f"store is busy: {exc}") from exc
 
+    def _rows(self, sql: str, params: Params = ()) -> Iterator[tuple]:
+        """The rows of a query as they are stepped, for results too large to hold as one list (a scope's
+        vectors). Iterate it to the end under the caller's hold of the connection."""
+        with self._lock:
+            try:
+                yield from self._conn.execute(sql, params)
+            except apsw.BusyError as exc:
+                raise ConcurrencyError(f"store is busy: {exc}") from exc
+
     def _exec_many(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
         with self._lock:
             try:

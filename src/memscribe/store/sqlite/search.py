@@ -63,7 +63,8 @@ class SQLiteSearch(SQLiteConnection):
                 lambda: int(
                     self._exec("SELECT count(*) FROM memory_vectors WHERE user_id=?", (user_id,))[0][0]
                 ),
-                lambda since: self._exec(
+                # paged from the cursor: a scope built from SQL is never all in memory as rows at once
+                lambda since: self._rows(
                     "SELECT m.pk, m.id, m.status, v.embedding FROM memories m JOIN memory_vectors v ON v.pk = m.pk "
                     "WHERE m.user_id=? AND m.vseq > ?",
                     (user_id, since),

@@ -11,7 +11,8 @@ float32 scores.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Sequence
+import itertools
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -140,12 +141,17 @@ class ScopeMatrix:
         self._proj[:n] = self._mat[:n] @ self._basis
         self._mat = self._mat.astype(np.float16)
 
-    def apply(self, rows: Sequence[tuple[int, str, str, bytes]]) -> None:
-        """Rows (pk, id, status, embedding) written since ``seq``: replace in place or append."""
-        for s in range(0, len(rows), _CHUNK):
-            self._apply(rows[s : s + _CHUNK])
+    def apply(self, rows: Iterable[tuple[int, str, str, bytes]]) -> int:
+        """Rows (pk, id, status, embedding) written since ``seq``: replace in place or append. ``rows`` may be
+        a cursor: it is read a chunk at a time, so a scope built from SQL (a million BLOBs after an upgrade)
+        never holds all its rows as Python objects at once. Returns how many rows were read."""
+        it, read = iter(rows), 0
+        while chunk := list(itertools.islice(it, _CHUNK)):
+            self._apply(chunk)
+            read += len(chunk)
             if self._basis is None and self._n >= self.pca_min:
                 self._fit_projection()
+        return read
 
     def _apply(self, rows: Sequence[tuple[int, str, str, bytes]]) -> None:
         if not rows:
@@ -234,7 +240,7 @@ class VectorCache:
         user_id: str,
         seq: int,
         count: Callable[[], int],
-        rows_since: Callable[[int], list[tuple[int, str, str, bytes]]],
+        rows_since: Callable[[int], Iterable[tuple[int, str, str, bytes]]],
         snapshot: Callable[[], ScopeMatrix | None] | None = None,
     ) -> ScopeMatrix | None:
         """The up-to-date matrix for a large scope, or None when the scope is small enough for SQL."""
@@ -254,10 +260,9 @@ class VectorCache:
                 self.unsaved[user_id] = 0
             self._scopes[user_id] = entry
         if entry.seq != seq:
-            rows = rows_since(entry.seq)
-            entry.apply(rows)
+            read = entry.apply(rows_since(entry.seq))
             entry.seq = seq
-            self.unsaved[user_id] = self.unsaved.get(user_id, 0) + len(rows)
+            self.unsaved[user_id] = self.unsaved.get(user_id, 0) + read
         return entry
 
     @staticmethod
@@ -265,7 +270,7 @@ class VectorCache:
         snapshot: Callable[[], ScopeMatrix | None] | None,
         seq: int,
         have: int,
-        rows_since: Callable[[int], list[tuple[int, str, str, bytes]]],
+        rows_since: Callable[[int], Iterable[tuple[int, str, str, bytes]]],
     ) -> tuple[ScopeMatrix | None, int]:
         """A snapshot brought up to ``seq`` and the rows that took, if it then holds exactly the scope's
         ``have`` vectors."""
@@ -274,9 +279,8 @@ class VectorCache:
             return None, 0
         applied = 0
         if entry.seq < seq:
-            rows = rows_since(entry.seq)
-            entry.apply(rows)
-            entry.seq, applied = seq, len(rows)
+            applied = entry.apply(rows_since(entry.seq))
+            entry.seq = seq
         # a hard erase removes rows without a new write sequence: then the snapshot is not the scope
         return (entry, applied) if entry.n == have else (None, 0)
 
