@@ -33,7 +33,7 @@ def _status_lut(statuses: tuple[str, ...]) -> np.ndarray:
 
 
 _ID_END = b"\xff"  # ends every stored id: never UTF-8, and numpy's fixed-width bytes drop trailing NULs only
-_CHUNK = 65_536  # rows converted or appended at a time: bounds the temporary float32 copies
+_CHUNK = 8_192  # rows converted or appended at a time: bounds the temporary float32 copies
 # float16 -> float32 by table: every bit pattern's exact float32 value (256 KB). numpy's astype has no SIMD
 # conversion on this baseline: 0.30 ms for a 400-row shortlist, against 0.17 ms by this gather
 _F16_TO_F32 = np.arange(1 << 16, dtype=np.uint16).view(np.float16).astype(np.float32)
@@ -70,6 +70,9 @@ class ScopeMatrix:
     rank: int = 96
     shortlist: int = 400
     _basis: np.ndarray | None = None
+    # rows the scope is known to hold (counted before it is read from SQL): once the vectors are float16 the
+    # matrix grows to this at once instead of by quarters, each of which copies it
+    expected: int = 0
     _proj: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), dtype=np.float32))
 
     @property
@@ -112,6 +115,8 @@ class ScopeMatrix:
             # doubling while small; past 64k rows a quarter more, so a million-row scope never holds room
             # for a second million (amortised O(1) appends either way)
             cap = max(need, 2 * have if have < 65_536 else have + have // 4, 1024)
+            if self._basis is not None and need <= self.expected:
+                cap = max(cap, self.expected)  # a scope read from SQL: its size is known, grow once
             n = self._n
             dtype = self._mat.dtype if n else np.float32
             mat = np.zeros((cap, dim), dtype=dtype)
@@ -256,7 +261,7 @@ class VectorCache:
             entry, applied = self._from_snapshot(snapshot, seq, have, rows_since)
             self.unsaved[user_id] = applied
             if entry is None:
-                entry = ScopeMatrix(seq=-1, dim=0)
+                entry = ScopeMatrix(seq=-1, dim=0, expected=have)
                 self.unsaved[user_id] = 0
             self._scopes[user_id] = entry
         if entry.seq != seq:
