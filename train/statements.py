@@ -44,7 +44,7 @@ from memscribe.judge.statements import (
     judge_statements,
     statement_matrix,
 )
-from memscribe.write.judged import rules_reading
+from memscribe.write.judged import answer_reading, rules_reading
 
 CORPUS = DATA / "statements"
 ROUTE = "statement_route"  # the 3-way route, reported (not a model of its own)
@@ -74,21 +74,33 @@ def load(split: str) -> list[dict]:
 READ_AT = datetime(2024, 5, 15, 10, 0, tzinfo=UTC)
 
 
-def readings(items: list[dict]) -> list[str]:
-    """What the judge's embedding reads: for a user's statement, the sentence the rule encoder writes for it
-    (the write path embeds that once, for the judge and for the memory: write/judged.py); for the assistant's
-    and a peer's, the words as said (their turns are judged sentence by sentence before they are encoded)."""
-    return [
-        rules_reading(it["text"], at=READ_AT) if it["speaker_role"] == "user" else it["text"] for it in items
-    ]
+def reading(it: dict) -> tuple[str, bool]:
+    """What the judge's embedding reads, and whether it is read as an answer to the previous turn. For a user's
+    statement, the sentence the rule encoder writes for it (the write path embeds that once, for the judge and
+    for the memory: write/judged.py), with the question it answers when the write path takes it for an
+    elliptical answer (write/answers.py); for the assistant's and a peer's, the words as said (their turns are
+    judged sentence by sentence before they are encoded)."""
+    if it["speaker_role"] != "user":
+        return it["text"], False
+    if it.get("prev"):
+        answer = answer_reading(it["text"], it["prev"], at=READ_AT)
+        if answer is not None:
+            return answer, True
+    return rules_reading(it["text"], at=READ_AT), False
+
+
+def readings(items: list[dict]) -> tuple[list[str], list[bool]]:
+    read = [reading(it) for it in items]
+    return [r for r, _ in read], [a for _, a in read]
 
 
 def dense(items: list[dict]) -> np.ndarray:
+    texts, answers = readings(items)
     return statement_matrix(
-        embed_passages(readings(items)),
+        embed_passages(texts),
         [it["text"] for it in items],
         roles=[it["speaker_role"] for it in items],
-        has_prev=[bool(it.get("prev")) for it in items],
+        has_prev=answers,
         langs=[it["lang"] for it in items],
     )
 
@@ -115,11 +127,12 @@ def report_of(y: list[str], pred: list[str], items: list[dict], classes: tuple[s
 
 def judge(items: list[dict]):
     """The shipped inference path (judge_statements) on labelled items."""
+    texts, answers = readings(items)
     return judge_statements(
-        embed_passages(readings(items)),
+        embed_passages(texts),
         [it["text"] for it in items],
         roles=[it["speaker_role"] for it in items],
-        has_prev=[bool(it.get("prev")) for it in items],
+        has_prev=answers,
         langs=[it["lang"] for it in items],
         prevs=[it.get("prev") for it in items],
     )

@@ -68,11 +68,14 @@ def keep_answer(
     return kept, sentences
 
 
+def carried_text(text: str, question: str, lang: str) -> str:
+    """A memory's sentence with the question it answers."""
+    if lang == "zh":
+        return f"{text.rstrip('。')}（回答“{question}”）。"
+    return f'{text.rstrip(".")} (answering "{question}").'
+
+
 def carry_question(cand: Candidate, asked: Asked, lang: str) -> Candidate:
     """The memory's text and raw carry the question it answers."""
     q = asked.question
-    if lang == "zh":
-        text = f"{cand.text.rstrip('。')}（回答“{q}”）。"
-    else:
-        text = f'{cand.text.rstrip(".")} (answering "{q}").'
-    return cand.model_copy(update={"text": text, "raw": f"{q}\n{cand.raw}"})
+    return cand.model_copy(update={"text": carried_text(cand.text, q, lang), "raw": f"{q}\n{cand.raw}"})

@@ -5,6 +5,8 @@ labelled corpus holds exactly the cases the rules get wrong:
 
 * ``worth_keeping``: of a split turn's statements, which are memories of their own — thanks, praise of a
   suggestion, a wish to chat again ("太感谢了。", "That's a great idea.") are not, once the turn is split;
+* ``answer_worth_keeping``: a short reply to the assistant's question, read with that question — "Twice a
+  week." after "How often do you run?" says something, "No, that's it for today" after "Anything else?" does not;
 * ``second_opinion``: a user's message to an assistant that the rule scores left just under the keep bar
   ("Fine, Priya will take care of the invoices.", "行，发票的事交给小陈吧。") is kept when the judge says it
   states something.
@@ -25,11 +27,20 @@ from memscribe.decisions import FilterDecision
 from memscribe.judge.statements import judge_statements
 from memscribe.lang.clauses import split_sentences
 from memscribe.lang.text import detect_lang
+from memscribe.models import Message
+from memscribe.write.answers import answered, asked_in, carried_text
 from memscribe.write.assistant import ASSISTANT_SUBJECT
 from memscribe.write.encode_rules import RuleEncoder
 from memscribe.write.trigger import trigger
 
-__all__ = ["SECOND_OPINION_MIN", "rules_reading", "second_opinion", "worth_keeping"]
+__all__ = [
+    "SECOND_OPINION_MIN",
+    "answer_reading",
+    "answer_worth_keeping",
+    "rules_reading",
+    "second_opinion",
+    "worth_keeping",
+]
 
 # below this rule score a message is plainly nothing (a greeting, a bare reaction): no second opinion is asked
 SECOND_OPINION_MIN = 0.3
@@ -54,12 +65,23 @@ def rules_reading(text: str, *, at: datetime) -> str:
     ).text
 
 
-def _judge(vectors: np.ndarray, texts: list[str], lang: str) -> list:
+def answer_reading(text: str, prev: str, *, at: datetime, prev_role: str = "assistant") -> str | None:
+    """What the judge reads for a user's reply ``text`` to ``prev``: the rule encoder's sentence with the question
+    it answers, when the write path takes the reply for an elliptical answer (write/answers.py), else None."""
+    sentences = split_sentences(text)
+    asked = asked_in("prev", Message(role=prev_role, content=prev), split_sentences(prev))
+    if answered(asked, Message(role="user", content=text), sentences) is None:
+        return None
+    lang = "zh" if detect_lang(text) == "zh" else "en"
+    return carried_text(rules_reading(text, at=at), asked.question, lang)
+
+
+def _judge(vectors: np.ndarray, texts: list[str], lang: str, *, answers: bool = False) -> list:
     return judge_statements(
         np.asarray(vectors, dtype=np.float32),
         texts,
         roles=["user"] * len(texts),
-        has_prev=[False] * len(texts),
+        has_prev=[answers] * len(texts),
         langs=[lang] * len(texts),
     )
 
@@ -70,6 +92,13 @@ def worth_keeping(vectors: np.ndarray, said: list[str], lang: str) -> list[bool]
     back to the listener or a pleasantry leaves the memory, so "你喜欢运动吗？" beside "我最近胖了五斤。" must
     not make the statement a question)."""
     return [j.route != "drop" for j in _judge(vectors, said, lang)]
+
+
+def answer_worth_keeping(vector: np.ndarray, reply: str, lang: str) -> bool:
+    """Whether a short reply to the assistant's question says something worth a memory. ``vector``: the
+    embedding of the reply's sentence with its question (``answer_reading``); ``reply``: the words as said."""
+    judged = _judge(np.asarray(vector, dtype=np.float32).reshape(1, -1), [reply], lang, answers=True)[0]
+    return judged.route != "drop"
 
 
 def second_opinion(

@@ -45,7 +45,7 @@ from memscribe.ledger import Ledger
 from memscribe.models import Kind, Layer, Message, Source, WriteItem, WriteReport
 from memscribe.providers.embedders import Embedder
 from memscribe.store.base import Store
-from memscribe.write.answers import Asked, answered, asked_in, carry_question, keep_answer
+from memscribe.write.answers import Asked, answered, asked_in, carried_text, carry_question, keep_answer
 from memscribe.write.apply import Applier, UnitToWrite
 from memscribe.write.assistant import (
     ASSISTANT_SUBJECT,
@@ -57,7 +57,7 @@ from memscribe.write.encode_llm import LLMEncoder
 from memscribe.write.encode_rules import RuleEncoder, says_nothing_of_speaker
 from memscribe.write.filter import score_and_route
 from memscribe.write.group import Analysed, Unit, units_of
-from memscribe.write.judged import SECOND_OPINION_MIN, second_opinion, worth_keeping
+from memscribe.write.judged import SECOND_OPINION_MIN, answer_worth_keeping, second_opinion, worth_keeping
 from memscribe.write.merge import Neighbour, decide_merge
 from memscribe.write.protect import protect
 from memscribe.write.relation_judge import supersede_threshold, update_probabilities
@@ -363,6 +363,8 @@ class WritePipeline:
             if decision.route != "drop" and assistant:
                 cands = [self._encode_assistant(turn, clean, lang, at, trig, decision)]
             elif decision.route != "drop":
+                # "remember …" or a vaulted value keeps the turn whatever the statement judge reads
+                must_keep = bool(prot.vaulted) or "explicit" in trig.signals
                 cands = self._encode_statements(
                     clean,
                     sentences,
@@ -376,12 +378,30 @@ class WritePipeline:
                     addressee=addressee,
                     # an elliptical answer is one statement with the question it answers
                     split=question is None and self._splits(conversational),
-                    # "remember …" or a vaulted value keeps the turn whatever the statement judge reads
-                    must_keep=bool(prot.vaulted) or "explicit" in trig.signals,
+                    must_keep=must_keep,
                     known=known,
                 )
                 if question is not None:
                     cands = [carry_question(cands[0], question, lang)]
+                    if (
+                        self._splits(conversational)
+                        and not must_keep
+                        and not self._answer_kept(
+                            cands[0],
+                            clean,
+                            sentences,
+                            question,
+                            lang,
+                            at=at,
+                            trig=trig,
+                            decision=decision,
+                            speaker=m.name,
+                            addressee=addressee,
+                            known=known,
+                        )
+                    ):
+                        # "No, that's it for today" after "Anything else?": with its question it says nothing
+                        cands = []
                 if not cands:
                     decision = decision.model_copy(
                         update={
@@ -406,6 +426,24 @@ class WritePipeline:
             )
             asked = asked_in(mid, m, sentences)
         return items, privacy
+
+    def _answer_kept(
+        self,
+        carried: Candidate,
+        clean: str,
+        sentences: list[Sentence],
+        question: Asked,
+        lang: str,
+        *,
+        known: dict[str, np.ndarray],
+        **encoding: Any,
+    ) -> bool:
+        """The statement judge's keep of an elliptical answer, read with its question (write/judged.py)."""
+        reading = carried.text
+        if self.encoder is not self._rules:
+            draft = self._rules.encode(clean, sentences=sentences, conversational=False, **encoding)
+            reading = carried_text(draft.text, question.question, lang)
+        return answer_worth_keeping(self._vectors([reading], known)[0], clean, lang)
 
     def _splits(self, conversational: bool) -> bool:
         """Whether a kept turn is written as its statements (``write.statement_units``)."""
