@@ -54,7 +54,7 @@ from memscribe.write.assistant import (
     speak_of_the_user,
 )
 from memscribe.write.encode_llm import LLMEncoder
-from memscribe.write.encode_rules import RuleEncoder, says_nothing_of_speaker
+from memscribe.write.encode_rules import RuleEncoder, says_nothing_of_speaker, status_of
 from memscribe.write.filter import score_and_route
 from memscribe.write.group import Analysed, Unit, units_of
 from memscribe.write.judged import SECOND_OPINION_MIN, second_opinion, worth_keeping
@@ -490,9 +490,13 @@ class WritePipeline:
         except ValueError:
             kind = cand.kind
         layer = Layer.working if decision.route == "working" else Layer.episodic
+        # the status follows the kind the memory is stored as: the rule encoder's status was its own kind's
+        # ("已预约拔牙：10月30日…。术前一天别熬夜" read as a constraint had none, so the booking, stored as a plan,
+        # was never pending and no report of it could close it; a fact kept a "pending" of a plan)
+        status = cand.facts.status if kind == cand.kind else status_of(kind, sep.join(s.text for s in said))
         facts = cand.facts.model_copy(
             update={
-                "status": "open" if kind == Kind.suggestion else cand.facts.status,
+                "status": "open" if kind == Kind.suggestion else status,
                 "slot": None,  # the assistant's statement never fills one of the user's slots
                 "value": None,
             }
