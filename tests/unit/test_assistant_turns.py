@@ -1,6 +1,8 @@
 """What the assistant did, confirmed or suggested is kept as the assistant's statement about the user's
 affairs (issue #14 item 7) — never as a user fact, never the assistant's pleasantries."""
 
+import pytest
+
 from memscribe import Memory
 from memscribe.models import Kind
 
@@ -79,3 +81,25 @@ def test_system_and_tool_turns_never_become_memories(tmp_path):
         ],
     ) as mem:
         assert mem.list(user_id="u") == []
+
+
+@pytest.mark.parametrize(
+    ("content", "kind", "status"),
+    [
+        # the rule encoder read the booking with its advice as a constraint (no status); stored as a plan, it is
+        # pending, so that the user's report of it may close it
+        (
+            "已预约拔牙：10月30日（周三）上午10:00，李医生，预约号HC1030。术前一天别熬夜，当天不要空腹。",
+            "plan",
+            "pending",
+        ),
+        # the rule encoder read a standing schedule as a plan (pending); stored as a fact, it has no status
+        ("明白，每周二、周六下午是你的兼职时间，我安排事情时会避开这两个时段。", "fact", None),
+        ("Booked: oven check-up with Northern Ovenworks, Tuesday, 26 November at 3 pm.", "plan", "pending"),
+    ],
+)
+def test_an_assistant_statements_status_follows_the_kind_it_is_stored_as(tmp_path, content, kind, status):
+    with Memory(home=tmp_path) as mem:
+        mem.add([{"role": "assistant", "content": content}], user_id="u", at="2024-10-25T10:00:00+00:00")
+        (rec,) = mem.list(user_id="u")
+        assert (rec.kind.value, rec.facts.status) == (kind, status)

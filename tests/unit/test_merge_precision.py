@@ -148,3 +148,16 @@ def test_the_report_frame_is_no_shared_topic():
     assert object_terms(oven) & object_terms(butter) == set()
     assert object_terms("助手确认：已经帮用户订好了餐厅") & object_terms("助手确认：快递已经寄出") == set()
     assert "hiking" in object_terms("Melanie said: We enjoy hiking.")
+
+
+def test_a_number_and_its_time_unit_leave_no_word_two_date_ranges_share():
+    # "10月22日至2025年1月21日" and "1月15日至2月10日" were segmented with "日至" as a word both held, so two
+    # different facts with a date range each shared an object word; ids keep their letters and digits together
+    from memscribe.write.merge_words import object_terms
+
+    card = "助手已办理力行健身季卡，会员号LX55031，有效期2024年10月22日至2025年1月21日，费用1080元。"
+    freeze = "助手已申请冻结2025年1月15日至2月10日，共27天。"
+    assert object_terms(card) & object_terms(freeze) == set()
+    assert object_terms("从12月19日起，每周四晚上7点到9点多带一个班。") == {"一个班", "每周"}
+    assert "lx" not in object_terms(card)
+    assert object_terms("The closure moves to 21-26 October.") == {"closure", "moves"}

@@ -171,3 +171,82 @@ def test_the_write_path_reads_p_update_from_the_shipped_models():
     p = update_probabilities(cand, v_new, [(old, 0.9), (other, 0.9)], {"old": v_old, "tom": v_old}, NEW_AT)
     assert set(p) == {"old"} and 0.0 <= p["old"] <= 1.0
     assert 0.3 <= supersede_threshold() <= 0.99
+
+
+# --- the model's reading that a pending plan or task is closed (done or cancelled) -------------------------
+
+PLAN_AT = datetime(2026, 3, 30, 9, tzinfo=UTC)  # the plan's day: before NEW_AT, within the report window
+
+
+def _plan(text: str, subject: str, lang: str, when: datetime = PLAN_AT) -> MemoryRecord:
+    rec = _record(text, subject, lang, kind=Kind.plan, status="pending")
+    return rec.model_copy(update={"time_start": when})
+
+
+def _close(old: MemoryRecord, new: Candidate, p: float, at: datetime = NEW_AT):
+    # a similarity below the slot threshold, and no done cue the rules know: only the model reads the pair
+    return decide_merge(new, [Neighbour(old, 0.5)], CFG, at=at, close_p={old.id: p}, close_threshold=0.9)
+
+
+CLOSES = [
+    (
+        "en",
+        "user",
+        "The kitchen renovation with Greg's crew starts on 2026-03-30.",
+        "The user's kitchen renovation wrapped before the weekend; the new oven is in.",
+    ),
+    ("zh", "用户", "用户2026-03-30带女儿去打疫苗。", "女儿的疫苗打过了，没发烧。"),
+]
+
+
+@pytest.mark.parametrize(("lang", "subject", "old", "new"), CLOSES)
+def test_a_confident_close_of_a_plan_whose_time_has_come_supersedes_it(lang, subject, old, new):
+    d = _close(_plan(old, subject, lang), _candidate(new, subject, lang, kind=Kind.event), p=0.95)
+    assert isinstance(d, Supersede) and d.target == "old" and "closed" in d.why, d
+
+
+@pytest.mark.parametrize(("lang", "subject", "old", "new"), CLOSES)
+def test_the_model_closes_nothing_below_its_threshold_before_the_plan_or_long_after(lang, subject, old, new):
+    cand = _candidate(new, subject, lang, kind=Kind.event)
+    assert isinstance(_close(_plan(old, subject, lang), cand, p=0.85), Add)
+    # the plan's time has not come: "done" of a thing not yet due is another thing
+    assert isinstance(
+        _close(_plan(old, subject, lang, when=datetime(2026, 5, 1, tzinfo=UTC)), cand, p=0.95), Add
+    )
+    # months after the plan: another outing of the same kind, not its report
+    assert isinstance(
+        _close(_plan(old, subject, lang), cand, p=0.95, at=datetime(2026, 7, 1, tzinfo=UTC)), Add
+    )
+
+
+@pytest.mark.parametrize(("lang", "subject", "old", "new"), CLOSES)
+def test_a_new_plan_or_a_plan_of_other_things_is_not_closed_by_the_model(lang, subject, old, new):
+    # a plan again (the new memory is itself a plan) closes nothing
+    assert isinstance(
+        _close(_plan(old, subject, lang), _candidate(new, subject, lang, kind=Kind.plan), 0.95), Add
+    )
+    # same subject, no thing both name (hard negative: the same week, another errand)
+    other = "The user's passport renewal went through." if lang == "en" else "用户的护照续签办好了。"
+    assert isinstance(
+        _close(_plan(old, subject, lang), _candidate(other, subject, lang, kind=Kind.event), 0.95), Add
+    )
+
+
+def test_a_question_about_the_plan_closes_nothing():
+    old = _plan("The user's dentist appointment is on 2026-03-30.", "user", "en")
+    new = _candidate("Did the dentist appointment go fine?", "user", "en", kind=Kind.event)
+    d = _close(old, new, p=0.95)
+    assert not isinstance(d, Supersede), d
+
+
+def test_the_write_path_reads_p_close_only_for_pending_plans_and_tasks():
+    from memscribe.write.relation_judge import CLOSE_THRESHOLD, close_probabilities
+
+    rng = np.random.default_rng(1)
+    v_old, v_new = rng.normal(size=384).astype(np.float32), rng.normal(size=384).astype(np.float32)
+    plan = _plan("The user sees the dentist on 2026-03-30.", "user", "en")
+    fact = _record("The user lives in Boston.", "user", "en").model_copy(update={"id": "fact"})
+    cand = _candidate("The user went to the dentist.", "user", "en", kind=Kind.event)
+    p = close_probabilities(cand, v_new, [(plan, 0.9), (fact, 0.9)], {"old": v_old, "fact": v_old}, NEW_AT)
+    assert set(p) == {"old"} and 0.0 <= p["old"] <= 1.0
+    assert 0.5 <= CLOSE_THRESHOLD < 1.0

@@ -207,3 +207,41 @@ def test_a_face_emoji_ends_a_clause_and_a_things_emoji_does_not():
     assert len(split_sentences("我爱🍕和咖啡")) == 1
     assert len(split_sentences("I love 🍕 and coffee")) == 1
     assert len(split_sentences("哈哈😂，笑死我了")) == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        (
+            "Yes, I went to the park with my kids last weekend.",
+            "I went to the park with my kids last weekend.",
+        ),
+        ("Yes: Jonah starts this Saturday.", "Jonah starts this Saturday."),
+        ("Right, I start the new job at Stripe in May.", "I start the new job at Stripe in May."),
+        ("Totally, I adopted a cat last week.", "I adopted a cat last week."),
+    ],
+)
+def test_an_answers_yes_is_no_part_of_what_it_says(text: str, want: str) -> None:
+    # "yes" before the news made the whole sentence a reaction, and a user's message to an assistant that said
+    # only that was dropped
+    (s,) = split_sentences(text)
+    assert s.text == want and s.informative
+
+
+@pytest.mark.parametrize(
+    "text", ["Yes!", "Yes.", "Yes, definitely!", "True love is rare.", "Totally agree with you!"]
+)
+def test_a_bare_yes_is_still_a_reaction_and_a_word_without_punctuation_stays(text: str) -> None:
+    (s,) = split_sentences(text)
+    assert s.text == text and not s.informative
+
+
+def test_a_users_yes_with_news_to_an_assistant_is_kept(mem: Memory) -> None:
+    mem.add(
+        [{"role": "user", "content": "Yes, I went to the park with my kids last weekend."}],
+        user_id="y",
+        at="2024-11-01T10:00:00+00:00",
+    )
+    assert [r.text for r in mem.list(user_id="y")] == [
+        "The user went to the park with the user's kids from 2024-10-26 to 2024-10-27."
+    ]

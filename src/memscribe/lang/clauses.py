@@ -23,6 +23,10 @@ _LEADING_FILLER = re.compile(
     r"^(?:(?:(?:你好|您好|嗨|哈喽|好的|嗯+|哦+|对了|那个|啊|诶|哈哈+|收到|明白了?|了解了?|已记下|记下了|没问题|ok(?:ay)?|oh|um+|uh+|hey|hi"
     r"|hello|yeah|yep|haha|lol|btw|by the way|alright|all right|sure|certainly|of course|朋友|亲爱的|friend|buddy)"
     r"[\s,，、!！.。~～:：]+)|(?:so|well|anyway)[,，]\s*|(?:noted|got it|understood|done)[,，.。!！:：]+\s*"
+    # an answer's "yes" before what it says ("Yes, I went to the park with my kids", "Right: I start at Stripe in
+    # May"): only before punctuation ("True love is rare" keeps its "True"); else the whole sentence read as a
+    # reaction and a user's news to an assistant was dropped
+    r"|(?:yes|yup|right|true|totally|definitely|absolutely)(?:[,，:：!！—–]|\s[-—–])+\s*"
     # a label in front of the news ("Update: united moved my flight …", "FYI, …", "更新一下：…") is no part of it
     r"|(?:(?:quick\s+|small\s+)?update|fyi|heads[- ]up|更新一下|更新|最新消息)[:：,，]\s*"
     # telling the listener one is about to tell them ("跟你说一下，", "告诉你哦，", "just so you know,") says nothing

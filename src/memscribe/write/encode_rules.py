@@ -27,6 +27,7 @@ __all__ = [
     "extract_entities",
     "name_subject",
     "says_nothing_of_speaker",
+    "status_of",
 ]  # extract_entities re-exported from lang
 
 _SEMANTIC = {Kind.preference, Kind.constraint, Kind.profile, Kind.fact, Kind.relation, Kind.instruction}
@@ -472,7 +473,8 @@ def _kind(sig: frozenset[str], text: str, tm: TimeMention | None, at: datetime, 
     return Kind.event if conversational else Kind.fact
 
 
-def _status(kind: Kind, text: str) -> str | None:
+def status_of(kind: Kind, text: str) -> str | None:
+    """The status a statement of this kind has as said: cancelled, done, pending (an open plan or task) or none."""
     if kind not in (Kind.task, Kind.plan, Kind.event):
         # "洗牙取消了" / "had to cancel the spa day" name no time, so the kind model may call them facts; the
         # cancellation is still what they say
@@ -577,7 +579,7 @@ class RuleEncoder:
         facts = Facts(
             subject=about or subject,
             lang=lang,
-            status=_status(kind, body),
+            status=status_of(kind, body),
             negated=negated,
             slot=slot,
             value=value,

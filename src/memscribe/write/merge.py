@@ -132,9 +132,12 @@ def _value_words(c: Candidate, r: MemoryRecord) -> set[str]:
 
 
 # change words the trigger's cue list does not hold: "改订每周五的课", "会员卡到期日顺延到2月17日",
-# "the closure moves to 21-26 October"
+# "the closure moves to 21-26 October"; and a present state said against an older one ("你现在的兼职时间是
+# 周二下午、周四晚上和周六下午", "the pickup window is now 9-11"): still said of what both name (rule 5)
 _CHANGE_MORE = re.compile(
-    r"改订|改约|顺延|延到|推到|\b(?:moves to|is moving to|pushed (?:back )?to|bumped to)\b", re.IGNORECASE
+    r"改订|改约|顺延|延到|推到|现在的(?=[\u4e00-\u9fff]{1,8}(?:是|为|变成|改成))"
+    r"|\b(?:moves to|is moving to|pushed (?:back )?to|bumped to|is now|are now)\b",
+    re.IGNORECASE,
 )
 # any change cue, to ask what it is said of: "A lot has changed since last time" is said of nothing stored
 _CHANGE_CUE = re.compile(f"(?:{lx.CHANGE.pattern})|(?:{_CHANGE_MORE.pattern})", re.IGNORECASE)
@@ -220,12 +223,15 @@ def decide_merge(
     learned_slot: str | None = None,
     update_p: Mapping[str, float] | None = None,
     update_threshold: float = 1.0,
+    close_p: Mapping[str, float] | None = None,
+    close_threshold: float = 1.0,
 ) -> MergeDecision:
     """``at`` is when the new memory was said; ``learned_slot`` the slot model's reading of it (judge/slots.py):
     a rule slot the model does not confirm ("joined a new activist group" is no employer) supersedes nothing.
     ``update_p`` is the relation model's P(update) per neighbour id (write/relation_judge.py): when no rule
     decides, a neighbour at or above ``update_threshold`` is superseded if identity holds (see
-    :func:`_model_update`)."""
+    :func:`_model_update`). ``close_p`` is its P(done) + P(cancel) per pending plan or task: at or above
+    ``close_threshold``, a plan whose time has come is closed when no rule decided (:func:`_model_close`)."""
     same_subject = [n for n in neighbours if (n.record.facts.subject or "user") == c.subject]
     same_subject.sort(key=lambda n: -n.similarity)
     # what the assistant booked or set up is the user's plan: the user's "复查了" reports that booking done
@@ -352,9 +358,48 @@ def decide_merge(
                     target=r.id, why="newer statement with the opposite polarity about the same thing"
                 )
             held = held or _kept_both(r, blocked, "a changed stance")
+    if held is None and close_p:
+        closed = _model_close(c, plans_of, close_p, close_threshold, at, lang)
+        if closed is not None:
+            return closed
     if held is None and update_p:
         return _model_update(c, same_subject, update_p, update_threshold, lang) or Add()
     return held or Add()
+
+
+def _model_close(
+    c: Candidate,
+    plans_of: list[Neighbour],
+    close_p: Mapping[str, float],
+    threshold: float,
+    at: datetime | None,
+    lang: str,
+) -> MergeDecision | None:
+    """The relation model reads the new memory as the pending plan's or task's end (done or cancelled) where
+    no cue word says it ("Greg's crew finished on Saturday" after "the renovation starts on October 21st").
+    As for the rules' report of a plan done: the new memory is no plan itself and says no intent about the
+    shared thing, the plan's time has come and is fresh (within the report window), a thing both statements
+    name, and no guard (other ids, a question; not another person: a plan's report often quotes one)."""
+    now = at or c.time_start
+    if c.kind.value in _OPEN_KINDS or now is None:
+        return None
+    for n in sorted(plans_of, key=lambda n: -close_p.get(n.record.id, 0.0)):
+        r = n.record
+        p = close_p.get(r.id, 0.0)
+        if p < threshold:
+            break
+        if r.facts.status != "pending" or r.kind.value not in _OPEN_KINDS or r.time_start is None:
+            continue
+        if not (r.time_start <= now <= (r.time_end or r.time_start) + _REPORT_WINDOW):
+            continue
+        shared = _shared_content(c, r)
+        if not shared or cue_attaches(c.raw, _INTENT, shared):
+            continue
+        blocked = supersede_blockers(c.raw, r.raw, lang, people=False)
+        if blocked:
+            return _kept_both(r, blocked, "the relation model reads the plan closed")
+        return Supersede(target=r.id, why=f"the relation model reads the plan closed (p={p:.2f})")
+    return None
 
 
 def _model_update(

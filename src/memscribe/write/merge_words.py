@@ -95,11 +95,17 @@ _REPORT_FRAME = re.compile(
 )
 
 
+# a number with its unit of time ("22日", "7点", "9点多", "10:00"): cut out before segmenting, or its unit
+# joins the next character into a word two date ranges share ("10月22日至…" and "1月15日至…" both held "日至")
+_NUMBER_UNIT = re.compile(r"(?<![A-Za-z0-9])\d+(?:[年月日号点时分秒]|[:：./-]\d+)*[多半]?")
+
+
 def object_terms(text: str, names: Iterable[str] = ()) -> set[str]:
     """The content words of a memory that name what it is about: no dates or numbers, no speakers or
     people's names (given lowered), nothing about the conversation or about how it felt, no image caption."""
     drop = _NOT_OBJECT | {n.lower() for n in names}
-    words = topic_terms(_CAPTION.sub(" ", _REPORT_FRAME.sub("", text, count=1))) - SOFT
+    body = _NUMBER_UNIT.sub(" ", _CAPTION.sub(" ", _REPORT_FRAME.sub("", text, count=1)))
+    words = topic_terms(body) - SOFT
     return {t for t in words if t not in drop and not any(ch.isdigit() for ch in t)}
 
 

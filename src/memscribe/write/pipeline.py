@@ -54,13 +54,18 @@ from memscribe.write.assistant import (
     speak_of_the_user,
 )
 from memscribe.write.encode_llm import LLMEncoder
-from memscribe.write.encode_rules import RuleEncoder, says_nothing_of_speaker
+from memscribe.write.encode_rules import RuleEncoder, says_nothing_of_speaker, status_of
 from memscribe.write.filter import score_and_route
 from memscribe.write.group import Analysed, Unit, units_of
 from memscribe.write.judged import SECOND_OPINION_MIN, answer_worth_keeping, second_opinion, worth_keeping
 from memscribe.write.merge import Neighbour, decide_merge
 from memscribe.write.protect import protect
-from memscribe.write.relation_judge import supersede_threshold, update_probabilities
+from memscribe.write.relation_judge import (
+    CLOSE_THRESHOLD,
+    close_probabilities,
+    supersede_threshold,
+    update_probabilities,
+)
 from memscribe.write.request import AuditTrail, WriteRequest
 from memscribe.write.review import needs_review
 from memscribe.write.statements import statement_groups
@@ -557,9 +562,13 @@ class WritePipeline:
         except ValueError:
             kind = cand.kind
         layer = Layer.working if decision.route == "working" else Layer.episodic
+        # the status follows the kind the memory is stored as: the rule encoder's status was its own kind's
+        # ("已预约拔牙：10月30日…。术前一天别熬夜" read as a constraint had none, so the booking, stored as a plan,
+        # was never pending and no report of it could close it; a fact kept a "pending" of a plan)
+        status = cand.facts.status if kind == cand.kind else status_of(kind, sep.join(s.text for s in said))
         facts = cand.facts.model_copy(
             update={
-                "status": "open" if kind == Kind.suggestion else cand.facts.status,
+                "status": "open" if kind == Kind.suggestion else status,
                 "slot": None,  # the assistant's statement never fills one of the user's slots
                 "value": None,
             }
@@ -730,6 +739,21 @@ class WritePipeline:
         vectors = self.store.get_vectors([n.record.id for n in mine])
         return update_probabilities(cand, vec, [(n.record, n.similarity) for n in mine], vectors, at)
 
+    def _close_probabilities(
+        self, cand: Candidate, vec: np.ndarray, neighbours: list[Neighbour], at: datetime | None
+    ) -> dict[str, float]:
+        """The relation model's P(done) + P(cancel) of each pending plan or task among the neighbours (a
+        few at most: the model runs only for them)."""
+        open_ = [
+            n
+            for n in neighbours
+            if n.record.facts.status == "pending" and n.record.kind.value in ("plan", "task")
+        ]
+        if not open_:
+            return {}
+        vectors = self.store.get_vectors([n.record.id for n in open_])
+        return close_probabilities(cand, vec, [(n.record, n.similarity) for n in open_], vectors, at)
+
     def _same_day(self, user_id: str, cand: Candidate) -> list[str]:
         """Memories set on the candidate's day: "今天复查了" or "the conference went well" is the report of
         that day's plan, which neither the embedding nor a keyword may rank near it."""
@@ -783,6 +807,8 @@ class WritePipeline:
                     else None
                 ),
                 update_threshold=supersede_threshold() if self.cfg.relation_supersede else 1.0,
+                close_p=self._close_probabilities(cand, vec, neighbours, said_at),
+                close_threshold=CLOSE_THRESHOLD,
             )
         if vaulted and isinstance(decision, MergeDecisionMerge | Update):
             # placeholders hide the values: "寄到[地址#1]" twice may be two different addresses. The newer
