@@ -99,6 +99,7 @@ def test_a_standing_rule_is_stored_as_a_lasting_memory_not_a_plan(tmp_path, said
         ("明天晚上十点前把方案发我", "2026-06-11T22:00"),
         ("Please call me at 9:30pm tonight", "2026-06-10T21:30"),
         ("I'm seeing the dentist at 4pm on Friday", "2026-06-12T16:00"),
+        ("I have a job interview at 11am next Tuesday", "2026-06-16T11:00"),  # "I have a" is no profile here
     ],
 )
 def test_a_one_off_plan_with_a_clock_stays_a_plan(tmp_path, said, when):

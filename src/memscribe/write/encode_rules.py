@@ -446,6 +446,20 @@ def _states_today(text: str, tm: TimeMention, at: datetime) -> bool:
     )
 
 
+def _ahead(text: str, tm: TimeMention | None, at: datetime) -> bool:
+    """A single clock time still ahead, said relative to now and not in the past tense: "I have a dentist
+    appointment at 3pm on Friday" is a plan, though "I have a" reads as a profile cue ("I have a daughter who
+    starts school next month" keeps its profile: no clock)."""
+    return (
+        tm is not None
+        and tm.recurrence is None
+        and tm.granularity in ("hour", "minute")
+        and tm.relative
+        and tm.time_start > at
+        and not _PAST.search(text)
+    )
+
+
 def _kind(
     sig: frozenset[str],
     text: str,
@@ -469,7 +483,7 @@ def _kind(
         # a standing rule of what the speaker does not do (我晚上十点以后不接电话, 我周末上午不开会, I never take
         # calls after 10pm): it governs what may be booked or sent, like a "don't"
         return Kind.constraint
-    if "profile" in sig:
+    if "profile" in sig and not _ahead(text, tm, at):
         return Kind.profile
     if tm is not None and tm.recurrence is None:  # a standing rule (每周四 / on Thursdays) is not an event
         if _states_today(text, tm, at):
