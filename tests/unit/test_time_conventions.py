@@ -140,7 +140,10 @@ def test_recurrence_first_occurrence_and_valid_rrule() -> None:
         rule = one(text, MON).recurrence
         assert rule is not None
         rrulestr(rule, dtstart=datetime(2026, 1, 1))
-    assert resolve_times("I usually wake up at 7am", THU) == []
+    # a habit said with a clock is a daily rule at that clock (issue #16), not one morning and not nothing
+    assert [m.recurrence for m in resolve_times("I usually wake up at 7am", THU)] == [
+        "FREQ=DAILY;BYHOUR=7;BYMINUTE=0"
+    ]
 
 
 def test_traditional_and_cantonese() -> None:

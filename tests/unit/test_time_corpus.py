@@ -27,6 +27,7 @@ BUG_CLASSES = {
     "recurrence": ("zh", "en"),
     "colloquial": ("zh", "en"),
     "none": ("zh", "en"),
+    "standing_clock": ("zh", "en"),  # issue #16: a clock in a standing rule is the rule's BYHOUR
 }
 
 

@@ -328,7 +328,6 @@ def test_en_locomo_style() -> None:
         "Order ZX-4471 cost ¥1999",
         "VIP8823",
         "I have 42 apples and 3 pears",
-        "I usually wake up at 7am",
         "I'll be there in a minute",
         "It may 20 times",
         "We sat down; the sun was out and we got wed",

@@ -704,6 +704,56 @@ for t, d in [("客户把见面改到周五了", "2026-06-12"), ("王经理把周
              ("牙医把复诊调到周三了", "2026-06-10")]:  # fmt: skip
     zh("moved_to", t, "ZA", d, wrap=False)
 
+# ================================================================ session 12 (appended last, issue #16): a clock said
+# in a standing rule, not of one day, is the rule's BYHOUR ("我晚上十点以后不接电话" is every evening from 22:00, not
+# tonight); the same clock with a day word, a tense or only a bare "at 5" stays one occasion. Written after the rule
+# was drafted, from phrasings not used while drafting it; main before the rule: see the README.
+for t, s, rule in [
+    ("我晚上十一点以后不看手机", "2026-06-08 23:00", "FREQ=DAILY;BYHOUR=23;BYMINUTE=0"),
+    ("早上七点前别给我发消息", "2026-06-09 07:00", "FREQ=DAILY;BYHOUR=7;BYMINUTE=0"),
+    ("我从来不在晚上八点后吃东西", "2026-06-08 20:00", "FREQ=DAILY;BYHOUR=20;BYMINUTE=0"),
+    ("平时下午五点以后我就不回工作邮件了", "2026-06-08 17:00", "FREQ=DAILY;BYHOUR=17;BYMINUTE=0"),
+    ("我一般晚上十点睡觉", "2026-06-08 22:00", "FREQ=DAILY;BYHOUR=22;BYMINUTE=0"),
+    ("周六上午十点前不要叫我", "2026-06-13 10:00", "FREQ=WEEKLY;BYDAY=SA;BYHOUR=10;BYMINUTE=0"),
+    ("周日晚上九点以后我不处理工作", "2026-06-14 21:00", "FREQ=WEEKLY;BYDAY=SU;BYHOUR=21;BYMINUTE=0"),
+    ("我通常早上六点半起床", "2026-06-09 06:30", "FREQ=DAILY;BYHOUR=6;BYMINUTE=30"),
+    ("周末早上九点前别打扰我", "2026-06-13 09:00", "FREQ=WEEKLY;BYDAY=SA,SU;BYHOUR=9;BYMINUTE=0"),
+    ("晚上十点后请勿打扰", "2026-06-08 22:00", "FREQ=DAILY;BYHOUR=22;BYMINUTE=0"),
+    ("工作日下午六点以后别找我", "2026-06-08 18:00", "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR;BYHOUR=18;BYMINUTE=0"),
+    ("今晚十一点以后再给我打电话", "2026-06-08 23:00", None),
+    ("明天早上七点前把合同发我", "2026-06-09 07:00", None),
+    ("我明天晚上八点以后不在家", "2026-06-09 20:00", None),
+    ("周五下午三点要开会", "2026-06-12 15:00", None),
+    ("下午四点去接孩子", "2026-06-08 16:00", None),
+    ("今天晚上九点之前别打给我", "2026-06-08 21:00", None),
+    ("这周六早上八点以后我不在家", "2026-06-13 08:00", None),
+]:  # fmt: skip
+    zh("standing_clock", t, "ZA", s, rec=rule, wrap=False)
+for t, s, rule in [
+    ("I don't take meetings after 4pm", "2026-03-05 16:00", "FREQ=DAILY;BYHOUR=16;BYMINUTE=0"),
+    ("Never call me before 8am", "2026-03-06 08:00", "FREQ=DAILY;BYHOUR=8;BYMINUTE=0"),
+    ("I always eat dinner at 7pm", "2026-03-05 19:00", "FREQ=DAILY;BYHOUR=19;BYMINUTE=0"),
+    ("I normally go to the gym at 6am", "2026-03-06 06:00", "FREQ=DAILY;BYHOUR=6;BYMINUTE=0"),
+    ("Please don't text me after 11pm on weekdays", "2026-03-05 23:00", "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR;BYHOUR=23;BYMINUTE=0"),
+    ("No calls before 10am on Saturdays", "2026-03-07 10:00", "FREQ=WEEKLY;BYDAY=SA;BYHOUR=10;BYMINUTE=0"),
+    ("On Sundays I don't work after 2pm", "2026-03-08 14:00", "FREQ=WEEKLY;BYDAY=SU;BYHOUR=14;BYMINUTE=0"),
+    ("I never check email after 9 pm", "2026-03-05 21:00", "FREQ=DAILY;BYHOUR=21;BYMINUTE=0"),
+    ("Don't schedule anything before 9 on Mondays", "2026-03-09 09:00", "FREQ=WEEKLY;BYDAY=MO;BYHOUR=9;BYMINUTE=0"),
+    ("I'm unavailable after 5 on Fridays", "2026-03-06 17:00", "FREQ=WEEKLY;BYDAY=FR;BYHOUR=17;BYMINUTE=0"),
+    ("I usually have lunch at 12:30", "2026-03-05 12:30", "FREQ=DAILY;BYHOUR=12;BYMINUTE=30"),
+    ("Call me after 8pm tonight", "2026-03-05 20:00", None),
+    ("I can't talk before 3pm tomorrow", "2026-03-06 15:00", None),
+    ("Don't call me before 9am tomorrow", "2026-03-06 09:00", None),
+    ("The plumber comes at 11am on Saturday", "2026-03-07 11:00", None),
+    ("I'm not free until 4pm today", "2026-03-05 16:00", None),
+    ("Let's meet at 1pm on Monday", "2026-03-09 13:00", None),
+    ("I'll be offline after 10pm tonight", "2026-03-05 22:00", None),
+    ("Send it to me by 5pm", "2026-03-05 17:00", None),
+    ("I won't be home before 7pm", "2026-03-05 19:00", None),
+]:  # fmt: skip
+    en("standing_clock", t, "EA", s, rec=rule, wrap=False)
+
+
 def build() -> dict[str, list[dict[str, object]]]:
     out: dict[str, list[dict[str, object]]] = {"zh": [], "en": []}
     seen: set[tuple[str, str, str]] = set()

@@ -484,7 +484,8 @@ SLOTS: tuple[tuple[str, re.Pattern[str]], ...] = (
             re.IGNORECASE,
         ),
     ),
-    ("name", re.compile(r"我叫|名字是|\b(?:my name is|call me)\b", re.IGNORECASE)),
+    # "call me Liz" names; "call me at 10pm tomorrow" / "call me back" asks for a call
+    ("name", re.compile(r"我叫|名字是|\bmy name is\b|\bcall me\s+(?-i:[A-Z])", re.IGNORECASE)),
     (
         "relationship",
         re.compile(

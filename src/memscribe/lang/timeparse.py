@@ -87,7 +87,20 @@ def _place(tod: Span, on: Span, start: int, end: int, pod: str | None) -> Span |
     t1 = add(t0, tod.t1 - tod.t0)
     if t1 is None:
         return None
-    return Span(start, end, t0, t1, tod.gran, on.relative, known=tod.known, pod=pod, rec=on.rec)
+    # a bare weekday keeps its flag: "周五下午三点以后我不上班" may still turn out to be a standing rule
+    return Span(
+        start,
+        end,
+        t0,
+        t1,
+        tod.gran,
+        on.relative,
+        known=tod.known,
+        pod=pod,
+        rec=on.rec,
+        bare=on.bare,
+        wd=on.wd,
+    )
 
 
 def _datey(s: Span) -> bool:
@@ -120,6 +133,9 @@ def _attach(c: Ctx, spans: list[Span]) -> list[Span]:
     for s in joined:
         if s.tod:
             prev = next((p for p in reversed(out) if p.t0.date() == p.t1.date() and p.rec is None), None)
+            if (prev is None or c.sentence(prev.start) != c.sentence(s.start)) and rule_clock(c, s, joined):
+                out.append(replace(s, ruled=True))  # "I never take calls after 10pm": a rule's clock
+                continue
             if prev is None and (s.weak or c.habitual(s.start)):
                 continue  # "at 5" / 下午 alone, "I usually wake up at 7am"
             if prev is not None:
@@ -243,6 +259,76 @@ def _absorb_weekdays(c: Ctx, spans: list[Span]) -> list[Span]:
     return out
 
 
+# a clock said in a standing rule, not of one day: a habit word (平时 / usually / never ...) or a negated or forbidden
+# act (我晚上十点以后不接电话, 晚上十点后不要给我发消息, I don't answer email after 6 pm, no calls before 10am)
+_RULE_HABIT_ZH = re.compile(r"每天|每晚|每早|平时|一般|通常|总是|向来|习惯|从不|从来不|经常|天天")
+_RULE_NEG_ZH = re.compile(r"别|不要|不许|不准|勿|不[接看回开上吃喝去做见处用打发理加碰在想让]")
+_RULE_TENSE_ZH = re.compile(r"了|过(?!节)|打算|准备|将要|这个?周|下个?周|今|明|昨|后天|前天")
+_RULE_HABIT_EN = re.compile(
+    r"\b(?:every|each|usually|always|often|normally|generally|typically|never|nightly|daily)\b", re.I
+)
+_RULE_NEG_EN = re.compile(
+    r"\b(?:don['’]?t|do not|doesn['’]?t|does not)\b"
+    r"|\bno\s+(?:calls?|meetings?|messages?|texts?|e-?mails?|work|bookings?|visitors?|noise|contact|screens?)\b",
+    re.I,
+)
+
+
+def _one_clock(s: Span) -> bool:
+    """A clock (十点, 10pm, from 12 to 1), not a part of the day alone (晚上, morning: hours long)."""
+    return s.gran in ("hour", "minute") and (s.t1 - s.t0 < timedelta(hours=1) or s.t1.second == 0)
+
+
+def _host(c: Ctx, k: Span, spans: Sequence[Span]) -> Span | None:
+    """The recurrence without a clock said in the same sentence as clock ``k`` ("before 10am on Mondays")."""
+    sent = c.sentence(k.start)
+    return next(
+        (r for r in spans if r.rec and "BYHOUR" not in r.rec and c.sentence(r.start) == sent and r is not k),
+        None,
+    )
+
+
+def rule_clock(c: Ctx, s: Span, spans: Sequence[Span]) -> bool:
+    """Is the dateless clock ``s`` part of a standing rule? It is when its sentence holds a recurrence without a
+    clock (before 9 on weekdays), a habit word, or — for a clock said in full, not a bare "at 5" — a negated or
+    forbidden act, with no tense or day word that makes it one occasion."""
+    if not _one_clock(s):
+        return False
+    if _host(c, s, spans) is not None:
+        return True
+    lo, hi = c.sentence(s.start)
+    sent = c.text[lo:hi]
+    if _CJK.search(c.text[s.start : s.end]):
+        if _RULE_HABIT_ZH.search(sent):
+            return True
+        return not s.weak and bool(_RULE_NEG_ZH.search(sent)) and not _RULE_TENSE_ZH.search(sent)
+    if c.tense(s.start) != 0:
+        return False  # "I never went to bed before 2am", "I won't be home before 7pm"
+    return bool(_RULE_HABIT_EN.search(sent)) or (not s.weak and bool(_RULE_NEG_EN.search(sent)))
+
+
+def _clock_rules(c: Ctx, spans: list[Span]) -> list[Span]:
+    """Each rule's clock becomes BYHOUR/BYMINUTE: of the recurrence said beside it (the recurrence's mention then
+    carries the timed rule and the clock's own mention goes), else of a daily rule at its place."""
+    from memscribe.lang.timeparse_rec import build_rule, timed_span
+
+    out = list(spans)
+    for k in [s for s in spans if s.ruled]:
+        host = _host(c, k, out)
+        i = out.index(k)
+        base = host.rec if host is not None else build_rule("DAILY")
+        rule = f"{base};BYHOUR={k.t0.hour};BYMINUTE={k.t0.minute}" if base else None
+        sp = timed_span(c, host or k, rule)
+        if sp is None:
+            out[i] = replace(k, ruled=False)
+        elif host is not None:
+            out[out.index(host)] = sp
+            del out[i]
+        else:
+            out[i] = sp
+    return out
+
+
 def _standing(c: Ctx, spans: list[Span]) -> list[Span]:
     out = []
     for s in spans:
@@ -314,8 +400,11 @@ def _resolve_times(text: str, at: datetime, lang: Literal["zh", "en"] | None = N
     spans += en_spans(c) + en_part_spans(c)
     return [
         TimeMention(text[s.start : s.end], s.start, s.end, s.t0, s.t1, s.gran, s.relative, s.rec)
-        for s in _finish(
-            c, _standing(c, _attach(c, _ranges(c, anchored(c, _absorb_weekdays(c, _dedupe(spans))))))
+        for s in _clock_rules(
+            c,
+            _standing(
+                c, _finish(c, _attach(c, _ranges(c, anchored(c, _absorb_weekdays(c, _dedupe(spans))))))
+            ),
         )
         if s.t0 <= s.t1
     ]

@@ -77,6 +77,7 @@ class Span:
     wd: tuple[int, ...] = ()  # the weekdays of a bare weekday / weekend
     part: str | None = None  # "dom": only a day of the month was said (5日); "mon": only a month (5月)
     dayoff: int = 0  # a clock that belongs to the next day of the date it attaches to (midnight, 晚上12点)
+    ruled: bool = False  # a clock said in a standing rule ("I never take calls after 10pm"): becomes BYHOUR
 
 
 # ---------------------------------------------------------------- calendar helpers (None when out of range)
@@ -382,7 +383,14 @@ _R_CLOCK = re.compile(
     rf"|(?P<qp>quarter|half|twenty-five|twenty|ten|five|\d{{1,2}}\s+minutes?)\s+(?P<qd>past|after|to|till|before)\s+(?P<qh>\d{{1,2}}|{_HW})\b(?!:))",
     _F,
 )
-_R_WEAK = re.compile(r"(?:\bat\s+|@\s*)(?P<h>\d{1,2})\b(?![:.,]?\d|\s*(?:%|percent|[ap]\.?m\b))", _F)
+_R_WEAK = re.compile(
+    # "at 5" / "@ 5"; "before 9" / "after 3" / "until 6" keep their preposition out of the mention (it is part of the
+    # sentence's meaning, never rewritten); "after 3 years", "before 2 people" are no clocks
+    r"(?:(?:\bat\s+|@\s*)|(?<=\bbefore\s)|(?<=\bafter\s)|(?<=\buntil\s)|(?<=\btill\s))(?P<h>\d{1,2})\b"
+    r"(?![:.,]?\d|\s*(?:%|percent|[ap]\.?m\b|-|(?:st|nd|rd|th)\b|(?:years?|months?|weeks?|days?|hours?|hrs?|"
+    r"minutes?|mins?|seconds?|times?|people|pm|am|of\b|o['’]clock)\b))",
+    _F,
+)
 _R_ISO = re.compile(
     r"(?<![\w/.-])(?P<y>\d{4})(?P<sep>[-/.])(?P<m>\d{1,2})(?P=sep)(?P<d>\d{1,2})(?!\d|[-/.]\d)", _F
 )

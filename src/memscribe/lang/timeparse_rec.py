@@ -13,7 +13,16 @@ from datetime import datetime, timedelta
 
 from memscribe.lang.timeparse_en import Ctx, Span, wall
 
-__all__ = ["EN_REC", "ZH_REC", "build_rule", "en_recurrence", "first_occurrence", "standing", "zh_recurrence"]
+__all__ = [
+    "EN_REC",
+    "ZH_REC",
+    "build_rule",
+    "en_recurrence",
+    "first_occurrence",
+    "standing",
+    "timed_span",
+    "zh_recurrence",
+]
 
 _BYDAY = ("MO", "TU", "WE", "TH", "FR", "SA", "SU")
 
@@ -238,14 +247,28 @@ def en_recurrence(c: Ctx, m: re.Match[str]) -> Span | None:
 
 # ---------------------------------------------------------------- standing rules said with a bare day
 _STANDING_ZH = re.compile(
-    r"一般|通常|总是|经常|常[来去在]|平时|向来|习惯|别|不要|不用|不[上去做工见接开]|都[会要去在]|喜欢|从不"
+    r"一般|通常|总是|经常|常[来去在]|平时|向来|习惯|别|不要|不用|不[上去做工见接开看回处加碰]|都[会要去在]|喜欢|从不"
 )
 _TENSE_ZH = re.compile(r"了|过(?!节)|打算|准备|将要|这个?周|下个?周")
 _STANDING_EN = re.compile(r"\b(?:usually|always|normally|typically|generally|never)\b", re.I)
 
 
+def timed_span(c: Ctx, sp: Span, rule: str | None) -> Span | None:
+    """``sp``'s place in the text with the timed rule ``rule`` (checked with dateutil) and its first occurrence."""
+    from dateutil.rrule import rrulestr
+
+    if rule is None:
+        return None
+    try:
+        rrulestr(rule, dtstart=datetime(2000, 1, 1))
+    except (ValueError, TypeError):
+        return None
+    return _span(c, sp.start, sp.end, rule, True)
+
+
 def standing(c: Ctx, sp: Span) -> Span | None:
-    """A bare weekday / 周末 in a standing sentence (周末别打扰我, 我周末不上班, I usually ... on Friday) is a rule."""
+    """A bare weekday / 周末 in a standing sentence (周末别打扰我, 我周末不上班, I usually ... on Friday) is a rule; a
+    clock said with it (周五下午三点以后我不上班) is the rule's BYHOUR, a part of the day alone (周五晚上) is not."""
     lo, hi = c.sentence(sp.start)
     s = c.text[lo:hi]
     cjk = re.search(r"[\u4e00-\u9fff]", c.text[sp.start : sp.end]) is not None
@@ -254,5 +277,9 @@ def standing(c: Ctx, sp: Span) -> Span | None:
             return None
     elif not _STANDING_EN.search(s):
         return None
+    clock = sp.gran in ("hour", "minute") and sp.t1 - sp.t0 < timedelta(hours=1)
+    if clock:
+        rule = build_rule("WEEKLY", byday=sp.wd, byhour=sp.t0.hour, byminute=sp.t0.minute)
+        return _span(c, sp.start, sp.end, rule, True) if rule else None
     rule = build_rule("WEEKLY", byday=sp.wd)
     return _span(c, sp.start, sp.end, rule, False) if rule else None

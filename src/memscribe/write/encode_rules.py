@@ -447,7 +447,29 @@ def _states_today(text: str, tm: TimeMention, at: datetime) -> bool:
     )
 
 
-def _kind(sig: frozenset[str], text: str, tm: TimeMention | None, at: datetime, conversational: bool) -> Kind:
+def _ahead(text: str, tm: TimeMention | None, at: datetime) -> bool:
+    """A single clock time still ahead, said relative to now and not in the past tense: "I have a dentist
+    appointment at 3pm on Friday" is a plan, though "I have a" reads as a profile cue ("I have a daughter who
+    starts school next month" keeps its profile: no clock)."""
+    return (
+        tm is not None
+        and tm.recurrence is None
+        and tm.granularity in ("hour", "minute")
+        and tm.relative
+        and tm.time_start > at
+        and not _PAST.search(text)
+    )
+
+
+def _kind(
+    sig: frozenset[str],
+    text: str,
+    tm: TimeMention | None,
+    at: datetime,
+    conversational: bool,
+    negated: bool = False,
+) -> Kind:
+    ruled = tm is not None and tm.recurrence is not None
     if "complaint" in sig:
         return Kind.complaint
     if "milestone" in sig and lx.TASK.search(text):
@@ -458,7 +480,11 @@ def _kind(sig: frozenset[str], text: str, tm: TimeMention | None, at: datetime, 
         return Kind.preference
     if "constraint" in sig and not conversational:
         return Kind.constraint
-    if "profile" in sig:
+    if ruled and negated and not conversational:
+        # a standing rule of what the speaker does not do (我晚上十点以后不接电话, 我周末上午不开会, I never take
+        # calls after 10pm): it governs what may be booked or sent, like a "don't"
+        return Kind.constraint
+    if "profile" in sig and not _ahead(text, tm, at):
         return Kind.profile
     if tm is not None and tm.recurrence is None:  # a standing rule (每周四 / on Thursdays) is not an event
         if _states_today(text, tm, at):
@@ -466,7 +492,9 @@ def _kind(sig: frozenset[str], text: str, tm: TimeMention | None, at: datetime, 
         # "I went hiking with Tom today": today's date, but it already happened
         done = tm.time_start.date() <= at.date() and _PAST.search(text)
         return Kind.plan if tm.time_end >= at and not done else Kind.event
-    if "plan" in sig:
+    if (
+        "plan" in sig and not ruled
+    ):  # a recurring meeting (每周三上午十点开例会) is a schedule rule, no one-off plan
         return Kind.plan
     if lx.TASK.search(text) and not conversational:
         return Kind.task
@@ -568,13 +596,13 @@ class RuleEncoder:
                 )
         sig = trig.signals
         ents = extract_entities(text, lang)
-        kind = _kind(sig, body, tm, at, conversational)
+        negated = _negated(body, lang)
+        kind = _kind(sig, body, tm, at, conversational, negated)
         if decision.route == "working":
             layer = Layer.working
         else:
             layer = Layer.semantic if kind in _SEMANTIC else Layer.episodic
         change = "change" in sig
-        negated = _negated(body, lang)
         slot, value = _slot(about or subject, body, kind, ents, change)
         facts = Facts(
             subject=about or subject,
