@@ -8,7 +8,7 @@ cosine the neighbour search already computed. Pure apart from the models; the st
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import datetime
 
 import numpy as np
@@ -53,6 +53,29 @@ def _side(
     )
 
 
+def _pair_probabilities(
+    cand: Candidate,
+    vec: np.ndarray,
+    neighbours: list[tuple[MemoryRecord, float]],
+    vectors: Mapping[str, np.ndarray],
+    at: datetime | None,
+    *,
+    asked: Callable[[MemoryRecord], bool],
+    score: Callable[[dict[str, float]], float],
+) -> dict[str, float]:
+    """``score`` of the relation model's reading of each neighbour (record, cosine) that is ``asked`` about and
+    whose vector is known, against the candidate."""
+    lang = cand.facts.lang or "en"
+    new = _side(cand.text, vec, cand.subject, cand.kind.value, at or cand.time_start, lang)
+    out: dict[str, float] = {}
+    for r, cosine in neighbours:
+        if r.id not in vectors or not asked(r):
+            continue
+        old = _side(r.text, vectors[r.id], r.facts.subject or "user", r.kind.value, r.created_at, lang)
+        out[r.id] = round(score(relation_proba(old, new, cosine=cosine)), 4)
+    return out
+
+
 def update_probabilities(
     cand: Candidate,
     vec: np.ndarray,
@@ -61,15 +84,15 @@ def update_probabilities(
     at: datetime | None,
 ) -> dict[str, float]:
     """P(update) of each neighbour (record, cosine) of the candidate's own subject whose vector is known."""
-    lang = cand.facts.lang or "en"
-    new = _side(cand.text, vec, cand.subject, cand.kind.value, at or cand.time_start, lang)
-    out: dict[str, float] = {}
-    for r, cosine in neighbours:
-        if (r.facts.subject or "user") != cand.subject or r.id not in vectors:
-            continue
-        old = _side(r.text, vectors[r.id], r.facts.subject or "user", r.kind.value, r.created_at, lang)
-        out[r.id] = round(relation_proba(old, new, cosine=cosine)["update"], 4)
-    return out
+    return _pair_probabilities(
+        cand,
+        vec,
+        neighbours,
+        vectors,
+        at,
+        asked=lambda r: (r.facts.subject or "user") == cand.subject,
+        score=lambda p: p["update"],
+    )
 
 
 def close_probabilities(
@@ -82,13 +105,12 @@ def close_probabilities(
     """P(done) + P(cancel) of each neighbour that is a pending plan or task and whose vector is known: the
     model's reading that the new memory closes it ("Greg's crew finished on Saturday" after "the renovation
     starts on October 21st"). Any subject: what the assistant booked is the user's plan (the merge decides)."""
-    lang = cand.facts.lang or "en"
-    new = _side(cand.text, vec, cand.subject, cand.kind.value, at or cand.time_start, lang)
-    out: dict[str, float] = {}
-    for r, cosine in neighbours:
-        if r.facts.status != "pending" or r.kind.value not in _OPEN_KINDS or r.id not in vectors:
-            continue
-        old = _side(r.text, vectors[r.id], r.facts.subject or "user", r.kind.value, r.created_at, lang)
-        p = relation_proba(old, new, cosine=cosine)
-        out[r.id] = round(p["done"] + p["cancel"], 4)
-    return out
+    return _pair_probabilities(
+        cand,
+        vec,
+        neighbours,
+        vectors,
+        at,
+        asked=lambda r: r.facts.status == "pending" and r.kind.value in _OPEN_KINDS,
+        score=lambda p: p["done"] + p["cancel"],
+    )
