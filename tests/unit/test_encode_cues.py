@@ -9,7 +9,7 @@ import pytest
 
 from memscribe.lang.timeparse import primary_time, resolve_times
 from memscribe.models import Kind
-from memscribe.write.encode_rules import _negated, _status
+from memscribe.write.encode_rules import _negated, status_of
 
 
 @pytest.mark.parametrize(
@@ -68,4 +68,4 @@ def test_negation_shaped_idioms_deny_nothing(text: str, lang: str, negated: bool
     ],
 )
 def test_cancellation_status(kind: Kind, text: str, status: str | None) -> None:
-    assert _status(kind, text) == status
+    assert status_of(kind, text) == status
