@@ -163,6 +163,13 @@ _COMPLETED = re.compile(
     re.IGNORECASE,
 )
 _OPEN_KINDS = frozenset({"plan", "task"})
+
+
+def pending_open(r: MemoryRecord) -> bool:
+    """A pending plan or task: what a report can close (done or cancelled)."""
+    return r.facts.status == "pending" and r.kind.value in _OPEN_KINDS
+
+
 # an intent said of the plan's thing is the plan again, not its report (not lx.PLAN: its weekdays match
 # "上周五按时交了")
 _INTENT = re.compile(
@@ -181,7 +188,7 @@ def _reports_plan_done(c: Candidate, r: MemoryRecord, shared: set[str], at: date
     the day, the speaker, the chat or a feeling: merge_words); then either the new one happened on the plan's
     very day ("今天复查了" on the appointment's date), or, once the plan's time has come, it says of the shared
     thing that it got done, in words the status cues do not hold ("空调换好了")."""
-    if r.facts.status != "pending" or r.kind.value not in _OPEN_KINDS or c.kind.value in _OPEN_KINDS:
+    if not pending_open(r) or c.kind.value in _OPEN_KINDS:
         return None
     if not shared or c.facts.status == "cancelled":
         return None
@@ -388,7 +395,7 @@ def _model_close(
         p = close_p.get(r.id, 0.0)
         if p < threshold:
             break
-        if r.facts.status != "pending" or r.kind.value not in _OPEN_KINDS or r.time_start is None:
+        if not pending_open(r) or r.time_start is None:
             continue
         if not (r.time_start <= now <= (r.time_end or r.time_start) + _REPORT_WINDOW):
             continue

@@ -58,7 +58,7 @@ from memscribe.write.encode_rules import RuleEncoder, says_nothing_of_speaker, s
 from memscribe.write.filter import score_and_route
 from memscribe.write.group import Analysed, Unit, units_of
 from memscribe.write.judged import SECOND_OPINION_MIN, answer_worth_keeping, second_opinion, worth_keeping
-from memscribe.write.merge import Neighbour, decide_merge
+from memscribe.write.merge import Neighbour, decide_merge, pending_open
 from memscribe.write.protect import protect
 from memscribe.write.relation_judge import (
     CLOSE_THRESHOLD,
@@ -249,6 +249,12 @@ class WritePipeline:
             return vec
         return np.asarray(self.judge_embedder.embed_passages([text])[0], dtype=np.float32)
 
+    def _reading(self, text: str, sentences: list[Sentence], **encoding: Any) -> str:
+        """The sentence the rule encoder writes for a user's message to an assistant: what the statement judge's
+        embedding reads (write/judged.py ``rules_reading``, as its training embeds it), whichever encoder writes
+        the memory."""
+        return self._rules.encode(text, sentences=sentences, conversational=False, **encoding).text
+
     def _vectors(self, texts: list[str], known: dict[str, np.ndarray]) -> np.ndarray:
         """The judge embedder's vectors of ``texts``; each text is embedded once per ``add()`` (``known``), so a
         statement the judge read is not embedded again to be stored when the store embeds with e5."""
@@ -325,16 +331,9 @@ class WritePipeline:
                 and not repeat
                 and decision.importance >= SECOND_OPINION_MIN
             ):
-                reading = self._rules.encode(
-                    clean,
-                    at=at,
-                    speaker=m.name,
-                    trig=trig,
-                    decision=decision,
-                    sentences=sentences,
-                    conversational=False,
-                    addressee=addressee,
-                ).text
+                reading = self._reading(
+                    clean, sentences, at=at, speaker=m.name, trig=trig, decision=decision, addressee=addressee
+                )
                 decision = second_opinion(
                     decision, self._vectors([reading], known)[0], clean, lang, self.cfg.long_term_min
                 )
@@ -446,8 +445,7 @@ class WritePipeline:
         """The statement judge's keep of an elliptical answer, read with its question (write/judged.py)."""
         reading = carried.text
         if self.encoder is not self._rules:
-            draft = self._rules.encode(clean, sentences=sentences, conversational=False, **encoding)
-            reading = carried_text(draft.text, question.question, lang)
+            reading = carried_text(self._reading(clean, sentences, **encoding), question.question, lang)
         return answer_worth_keeping(self._vectors([reading], known)[0], clean, lang)
 
     def _splits(self, conversational: bool) -> bool:
@@ -470,7 +468,7 @@ class WritePipeline:
         addressee: str | None,
         split: bool,
         must_keep: bool = False,
-        known: dict[str, np.ndarray] | None = None,
+        known: dict[str, np.ndarray],
     ) -> list[Candidate]:
         """The kept turn as one candidate, or with ``split`` one per statement (write/statements.py), each with
         the whole turn as its raw evidence. A statement of nothing but pleasantries or questions to the listener
@@ -512,7 +510,7 @@ class WritePipeline:
         # when the store embeds with e5) and the statement's own words
         drafts = [encode(self._rules, *u) for u in units]
         keep = worth_keeping(
-            self._vectors([d.text for d in drafts], known if known is not None else {}),
+            self._vectors([d.text for d in drafts], known),
             [sep.join(s.text for s in g if said(s)) for g in groups],
             lang,
         )
@@ -744,11 +742,7 @@ class WritePipeline:
     ) -> dict[str, float]:
         """The relation model's P(done) + P(cancel) of each pending plan or task among the neighbours (a
         few at most: the model runs only for them)."""
-        open_ = [
-            n
-            for n in neighbours
-            if n.record.facts.status == "pending" and n.record.kind.value in ("plan", "task")
-        ]
+        open_ = [n for n in neighbours if pending_open(n.record)]
         if not open_:
             return {}
         vectors = self.store.get_vectors([n.record.id for n in open_])

@@ -18,6 +18,7 @@ from memscribe.judge.linear import load_model
 from memscribe.judge.relations import RelationSide, relation_proba
 from memscribe.judge.slots import guess_slot
 from memscribe.models import MemoryRecord
+from memscribe.write.merge import pending_open
 
 __all__ = ["CLOSE_THRESHOLD", "close_probabilities", "supersede_threshold", "update_probabilities"]
 
@@ -29,7 +30,6 @@ __all__ = ["CLOSE_THRESHOLD", "close_probabilities", "supersede_threshold", "upd
 # practice test" under "preparing for the bar exam in July", 又做完了一套法考模拟题): the merge's gate that the
 # plan's time has come turns those away, as it asks a shared thing and the guards. train/relations_close.py.
 CLOSE_THRESHOLD = 0.90
-_OPEN_KINDS = frozenset({"plan", "task"})
 
 
 def supersede_threshold() -> float:
@@ -111,6 +111,6 @@ def close_probabilities(
         neighbours,
         vectors,
         at,
-        asked=lambda r: r.facts.status == "pending" and r.kind.value in _OPEN_KINDS,
+        asked=pending_open,
         score=lambda p: p["done"] + p["cancel"],
     )
