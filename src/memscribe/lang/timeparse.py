@@ -261,12 +261,10 @@ def _absorb_weekdays(c: Ctx, spans: list[Span]) -> list[Span]:
 
 # a clock said in a standing rule, not of one day: a habit word (平时 / usually / never ...) or a negated or forbidden
 # act (我晚上十点以后不接电话, 晚上十点后不要给我发消息, I don't answer email after 6 pm, no calls before 10am)
-_RULE_HABIT_ZH = re.compile(r"每天|每晚|每早|平时|一般|通常|总是|向来|习惯|从不|从来不|经常|天天")
+# habit words beyond Ctx.habitual's (timeparse_en.HABIT): a standing "never" and its kin
+_RULE_HABIT_MORE = re.compile(r"向来|习惯|从不|从来不|天天|\b(?:never|nightly|daily)\b", re.I)
 _RULE_NEG_ZH = re.compile(r"别|不要|不许|不准|勿|不[接看回开上吃喝去做见处用打发理加碰在想让]")
 _RULE_TENSE_ZH = re.compile(r"了|过(?!节)|打算|准备|将要|这个?周|下个?周|今|明|昨|后天|前天")
-_RULE_HABIT_EN = re.compile(
-    r"\b(?:every|each|usually|always|often|normally|generally|typically|never|nightly|daily)\b", re.I
-)
 _RULE_NEG_EN = re.compile(
     r"\b(?:don['’]?t|do not|doesn['’]?t|does not)\b"
     r"|\bno\s+(?:calls?|meetings?|messages?|texts?|e-?mails?|work|bookings?|visitors?|noise|contact|screens?)\b",
@@ -299,12 +297,13 @@ def rule_clock(c: Ctx, s: Span, spans: Sequence[Span]) -> bool:
     lo, hi = c.sentence(s.start)
     sent = c.text[lo:hi]
     if _CJK.search(c.text[s.start : s.end]):
-        if _RULE_HABIT_ZH.search(sent):
+        if c.habitual(s.start) or _RULE_HABIT_MORE.search(sent):
             return True
         return not s.weak and bool(_RULE_NEG_ZH.search(sent)) and not _RULE_TENSE_ZH.search(sent)
     if c.tense(s.start) != 0:
         return False  # "I never went to bed before 2am", "I won't be home before 7pm"
-    return bool(_RULE_HABIT_EN.search(sent)) or (not s.weak and bool(_RULE_NEG_EN.search(sent)))
+    habit = c.habitual(s.start) or bool(_RULE_HABIT_MORE.search(sent))
+    return habit or (not s.weak and bool(_RULE_NEG_EN.search(sent)))
 
 
 def _clock_rules(c: Ctx, spans: list[Span]) -> list[Span]:
