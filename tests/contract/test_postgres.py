@@ -347,7 +347,11 @@ def test_a_bulk_load_is_vacuumed_and_analysed_and_statements_plan_for_their_valu
         s.put_memories(batch)
     assert all(v == (None, None) for v in stats().values())  # inside the caller's transaction: not vacuumed
     batch = [
-        (make_record(f"b{i}", user="big", text=f"bulk note {i}", links=[]), unit_vector(5000 + i), f"bulk {i}")
+        (
+            make_record(f"b{i}", user="big", text=f"bulk note {i}", links=[]),
+            unit_vector(5000 + i),
+            f"bulk {i}",
+        )
         for i in range(1500)
     ]
     with s.bulk_load(len(batch)):
