@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import DATA, WEIGHTS, choose_c, embed_passages, fit_linear, load_jsonl, print_scores, scores
+from common import DATA, WEIGHTS, embed_passages, fit_linear, load_jsonl, print_scores, scores
 
 from memscribe.judge.linear import LinearModel
 from memscribe.judge.relations import RELATIONS, RelationSide, id_tokens, pair_matrix
@@ -28,6 +28,8 @@ CORPUS = DATA / "relations"
 # the supersede threshold is the lowest that keeps cross-validated precision at this level (test asks ≥ 0.95;
 # the margin absorbs the gap between folds of train and a test split written apart from it)
 TARGET_PRECISION = 0.97
+# the regularisations tried (grouped CV of train picks one, see main)
+C_GRID = (0.01, 0.03, 0.1, 0.3)
 
 
 def load(split: str) -> list[dict]:
@@ -207,8 +209,12 @@ def main() -> None:
         x_tr = features(train)
         y_tr = [it["relation"] for it in train]
         groups = [group_of(it) for it in train]
-        c = choose_c(x_tr, y_tr, groups, grid=(0.003, 0.01, 0.03))
-        threshold, cv_p, cv_r = choose_threshold(out_of_fold(x_tr, y_tr, groups, c), train)
+        # C is chosen for what the model is for: the most out-of-fold supersede recall at TARGET_PRECISION
+        # (macro-F1 over the eight relations chose 0.03, whose squeezed update scores left the threshold high)
+        threshold, cv_p, cv_r, c = max(
+            ((*choose_threshold(out_of_fold(x_tr, y_tr, groups, c), train), c) for c in C_GRID),
+            key=lambda t: t[2],
+        )
         print(
             f"C={c} supersede threshold={threshold} (grouped CV of train: precision {cv_p:.3f}, recall {cv_r:.3f})"
         )

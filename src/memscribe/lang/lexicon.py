@@ -224,7 +224,9 @@ NEGATION_IDIOMS_EN = re.compile(
 CHANGE = re.compile(
     r"改签|改到|改成|改为|换成|换到|改期|推迟到|延期到|提前到|挪到|调到|搬到|搬去|搬家|换工作|跳槽|不再|现在改|已经不|改了"
     r"|\b(?:moved to|moved|relocated|changed to|changed|switched to|switched|rescheduled|postponed|pushed back|"
-    r"moved up|no longer|not anymore|instead|now live|now work|new job|updated to)\b",
+    r"moved up|no longer|not anymore|instead|now live|now work|new job|updated to"
+    r"|(?:lost|quit) (?:my|his|her|their|\w+'s) job|(?:got|was|were|been) laid off)\b"
+    r"|失业了|被裁了?|丢了工作",
     re.IGNORECASE,
 )
 EXCEPTION = re.compile(
@@ -264,6 +266,36 @@ PLAN = re.compile(
 )
 TASK = re.compile(
     r"任务|待办|要做|需要|得在|截止|之前|报告|提交|作业|项目|\b(?:todo|to-do|task|deadline|due|need to|have to|must|report|submit|finish)\b",
+    re.IGNORECASE,
+)
+# a report that a planned thing happened or got done, said without 完成/done: "空调换好了", "签好合同了",
+# "拔完牙", "交给周老师了", "the conference went well", "I finally wrapped that up"; and the outing or work itself
+# reported as gone to or handed in (write/merge.py asks it of two words both memories name, in time): "traveled to a meditation retreat" after
+# "signed up for a meditation course at a retreat", "applied to adoption agencies" after "Researching adoption
+# agencies", 上周去了莫干山的禅修营 after 报名了莫干山的禅修营
+COMPLETED = re.compile(
+    r"[换签做写弄办修装拔交搞买]好了?|[做写弄办拔看吃改交考录开跑]完|上完了|按时交|交给.{1,6}了|已经?交"
+    r"|(?:去了|参加了|递交了|提交了)(?!吗)|从.{1,12}回来"
+    r"|\b(?:went well|went great|wrapped (?:it |that |this )?up|took place|got back from|is over|was over|"
+    r"was (?:great|amazing|awesome)|were (?:great|amazing)"
+    r"|went to|traveled to|travelled to|got to (?:go to|attend)|attended|came back from|returned from"
+    r"|applied (?:to|for)|sent in|handed in|turned in)\b",
+    re.IGNORECASE,
+)
+# a question that brings a thing back, for what the next sentence says of it: "Remember the tough engineering
+# project? I finally wrapped that up", 还记得那个采样任务吗？我昨天补完了
+REMINDER = re.compile(r"^(?:(?:do|did) you |you )?(?:remember|recall)\b|^你?还?记得", re.IGNORECASE)
+# work under way or an outing signed up for, said with no date ("has been working on a big project",
+# "busy getting ready for a yoga retreat", "signed up for a meditation course", "Researching adoption agencies",
+# 最近在忙着准备毕业展, 报名了一个陶艺班): an open plan or task that a later report can close, not a standing fact.
+# A wish or a thought ("thinking of getting a dog", 在考虑换工作) is no work under way.
+ONGOING = re.compile(
+    r"(?:正在|一直在|最近在|在忙着?|忙着)(?:准备|筹备|备考|赶|写|弄|搞|做|研究|调研|了解|找)"
+    r"|报名了|报了名|报了[^，。！？,.!?]{1,8}(?:班|课|营|团)"
+    r"|\b(?:signed up for|registered for)\b"
+    r"|\b(?:been|am|'m|is|'s|are|'re|currently|still)\s+(?:(?:really|so|super|pretty)\s+)?(?:busy\s+)?"
+    r"(?:working on|getting ready for|preparing for|prepping for|training for|researching|looking into)\b"
+    r"|^\W*(?:researching|working on|preparing for|getting ready for)\b",
     re.IGNORECASE,
 )
 COMPLAINT = re.compile(
@@ -480,7 +512,9 @@ SLOTS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "employer",
         re.compile(
-            r"在.{1,12}(?:工作|上班|任职|实习)|在.{1,12}(?:做|当)(?:.{0,4})(?:经理|工程师|设计师|老师|教师|医生|护士|律师|会计|顾问|总监|主管|程序员|开发|运营|销售|产品|研究员|实习生)|入职|跳槽到|\b(?:work at|works at|work for|works for|working at|working for|joined|new job at|employed at|hired by)\b",
+            r"在.{1,12}(?:工作|上班|任职|实习)|在.{1,12}(?:做|当)(?:.{0,4})(?:经理|工程师|设计师|老师|教师|医生|护士|律师|会计|顾问|总监|主管|程序员|开发|运营|销售|产品|研究员|实习生)|入职|跳槽到|失业|被裁|丢了工作|丢了饭碗|找到了?新工作"
+            r"|\b(?:work at|works at|work for|works for|working at|working for|joined|new job at|employed at|hired by"
+            r"|(?:lost|losing|quit) (?:my|his|her|their|\w+'s) job|(?:got|was|were|been) laid off|new job)\b",
             re.IGNORECASE,
         ),
     ),

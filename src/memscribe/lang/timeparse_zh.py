@@ -110,6 +110,11 @@ _OFFSET = re.compile(
     rf"(?P<n>{N}|半)(?P<half1>个半)?个?(?P<u>天|日|周|星期|礼拜|月|年|小时|分钟|分)(?P<half2>半)?"
     r"(?P<dir>之前|之后|以前|以后|前|后)"
 )
+# the time since a finished act: "拔完牙三天了" (the tooth came out three days ago), "做完手术一周了", "吃过药两个小时了"
+_ELAPSED = re.compile(
+    rf"(?<=[完过])[^0-9，。！？、,.!?\s]{{0,4}}?(?P<n>{N}|半)(?P<half1>个半)?个?"
+    r"(?P<u>天|周|星期|礼拜|月|年|小时|分钟)(?P<half2>半)?(?P<dir>了)"
+)
 _PREFIX = re.compile(
     rf"(?P<d>(?<![之以此提然最日年月目当从几])前|(?<![之以此然最日年月几落])后|过去|未来|接下来|最近)的?(?P<n>{N})个?"
     r"(?P<u>天|日|周|星期|礼拜|月|年)(?!前|后|以|之|级|纪)"
@@ -199,15 +204,16 @@ def _rel(c: Ctx, t: str) -> list[Span]:
 
 def _offsets(c: Ctx, t: str) -> list[Span]:
     out = []
-    for m in _OFFSET.finditer(t):
+    for m in [*_OFFSET.finditer(t), *_ELAPSED.finditer(t)]:
         raw, u = m["n"], m["u"]
         half = 0.5 if (m["half1"] or m["half2"]) else 0.0
         n = 0.5 if raw == "半" else zh_int(raw)
         if n is None or (n == 0 and not half):
             continue
         n = n + half
-        sign = -1 if "前" in m["dir"] else 1
-        a, b = m.span()
+        sign = -1 if ("前" in m["dir"] or m.re is _ELAPSED) else 1
+        # the time since an act is the number and its unit, not the act's object (拔完牙三天了: 三天了)
+        a, b = (m.start("n"), m.end()) if m.re is _ELAPSED else m.span()
         if u in ("小时", "分钟", "分"):
             minutes = round(n * 60) if u == "小时" else round(n)
             out.append(c.instant(a, b, sign * minutes))

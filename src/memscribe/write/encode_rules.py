@@ -492,6 +492,9 @@ def _kind(
         # "I went hiking with Tom today": today's date, but it already happened
         done = tm.time_start.date() <= at.date() and _PAST.search(text)
         return Kind.plan if tm.time_end >= at and not done else Kind.event
+    if lx.ONGOING.search(text) and not ruled and not lx.DONE.search(text):
+        # work under way or an outing signed up for, with no date: open until a report closes it
+        return Kind.plan
     if (
         "plan" in sig and not ruled
     ):  # a recurring meeting (每周三上午十点开例会) is a schedule rule, no one-off plan

@@ -154,14 +154,8 @@ _SLOT_FAMILY: dict[str, frozenset[str]] = {
 }
 
 
-# a report that a planned thing happened or got done, said without 完成/done: "空调换好了", "签好合同了",
-# "拔完牙", "交给周老师了", "the conference went well", "I finally wrapped that up"
-_COMPLETED = re.compile(
-    r"[换签做写弄办修装拔交搞买]好了?|[做写弄办拔看吃改交]完|按时交|交给.{1,6}了|已经?交"
-    r"|\b(?:went well|went great|wrapped (?:it |that |this )?up|took place|got back from|is over|was over|"
-    r"was (?:great|amazing|awesome)|were (?:great|amazing))\b",
-    re.IGNORECASE,
-)
+# a report that a planned thing happened or got done, said without 完成/done (lexicon.COMPLETED)
+_COMPLETED = lx.COMPLETED
 _OPEN_KINDS = frozenset({"plan", "task"})
 
 
@@ -177,6 +171,21 @@ _INTENT = re.compile(
     re.IGNORECASE,
 )
 _REPORT_WINDOW = timedelta(days=45)
+# an undated open plan or task (work under way, a course signed up for) is reported done within a season of
+# being said: "I finally wrapped that up" months after "I've been working on a big project"
+_UNDATED_WINDOW = timedelta(days=150)
+
+
+def _report_due(r: MemoryRecord, now: datetime | None) -> bool:
+    """The plan's time has come and it is still fresh: between its start and the report window after its end;
+    an undated one from when it was said to the undated window after."""
+    if now is None:
+        return False
+    if r.time_start is not None:
+        return r.time_start <= now <= (r.time_end or r.time_start) + _REPORT_WINDOW
+    return r.created_at <= now <= r.created_at + _UNDATED_WINDOW
+
+
 # a month or a year is no day: "a hike in August" and another August statement are not the plan's day
 _COARSE_GRAINS = frozenset({"week", "month", "quarter", "year"})
 
@@ -206,15 +215,46 @@ def _reports_plan_done(c: Candidate, r: MemoryRecord, shared: set[str], at: date
     # and the report comes while the plan is fresh: an outing months later is another outing ("went to a pet
     # store in October" reports no June workshop, "a party in October" no trip in April)
     now = at or c.time_start
-    if (
-        r.time_start is not None
-        and now is not None
-        and r.time_start <= now <= (r.time_end or r.time_start) + _REPORT_WINDOW
-        and len(shared) >= 2
-        and cue_attaches(c.raw, _COMPLETED, shared)
-    ):
+    if _report_due(r, now) and len(shared) >= 2 and cue_attaches(c.raw, _COMPLETED, shared):
         return "reported done"
     return None
+
+
+# a change said from the old value to the new one: "会员卡到期日从1月21日顺延到2月17日", "the call moved from
+# Tuesday to Thursday"; the old value (a date, a time, a number or a weekday) must be in the old memory
+_FROM_TO = re.compile(
+    r"从(?P<zh>[^，。；！？从到]{2,14}?)(?:改|顺延|推迟|延期|延|挪|调|提前|换|变)(?:成|到|为)"
+    r"|\b(?:moved|moves|changed|changes|pushed|rescheduled|extended|bumped|shifted|switched)\b[\w' ]{0,30}? "
+    r"from (?P<en>[\w:., ]{2,24}?) to\b",
+    re.IGNORECASE,
+)
+_WEEKDAY = re.compile(
+    r"周[一二三四五六日天]|星期[一二三四五六日天]|\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b", re.I
+)
+
+
+def changed_from(new_raw: str, old_text: str) -> str | None:
+    """The old value a stated change names as its starting point, when the old memory holds it, or None."""
+    for m in _FROM_TO.finditer(new_raw):
+        was = (m.group("zh") or m.group("en") or "").strip(" ,.")
+        if not (any(ch.isdigit() for ch in was) or _WEEKDAY.fullmatch(was)):
+            continue
+        if was.lower() in old_text.lower():
+            return was
+    return None
+
+
+_SLOT_CUES = dict(lx.SLOTS)
+
+
+def _change_names_slot(raw: str, slot: str) -> bool:
+    """The change words themselves name the slot: "I lost my job", "got laid off", 失业了 change the employer
+    whatever company it was (a value the extractor often misses), where "A lot has changed since last time" is
+    said of nothing."""
+    pattern = _SLOT_CUES.get(slot.split("|", 1)[-1])
+    if pattern is None:
+        return False
+    return any(pattern.search(m.group(0)) for m in _CHANGE_CUE.finditer(raw))
 
 
 def _kept_both(r: MemoryRecord, blocked: list[str], rule: str) -> Link:
@@ -260,7 +300,9 @@ def decide_merge(
             # ("it changed John's view" moves no earlier event of John's)
             slot_words = _value_words(c, r) | topic_terms(c.slot.split(":", 1)[1] if ":" in c.slot else "")
             said_of = _shared_things(c, r, _shared_content(c, r)) | slot_words
-            if _new_value(c, r) or (c.change and cue_attaches(c.raw, _CHANGE_CUE, said_of)):
+            if _new_value(c, r) or (
+                c.change and (cue_attaches(c.raw, _CHANGE_CUE, said_of) or _change_names_slot(c.raw, c.slot))
+            ):
                 blocked = supersede_blockers(c.raw, r.raw, lang)
                 base = c.slot.split("|", 1)[-1]
                 if (
@@ -279,6 +321,16 @@ def decide_merge(
                     why=f"same value for slot {c.slot.split('|', 1)[-1]}",
                     similarity=n.similarity,
                 )
+
+    for n in same_subject:
+        # "到期日从1月21日顺延到2月17日" names the old memory's own value as the one changed
+        r = n.record
+        was = changed_from(c.raw, r.text)
+        if was:
+            blocked = supersede_blockers(c.raw, r.raw, lang)
+            if not blocked:
+                return Supersede(target=r.id, why=f"stated change from its value {was}")
+            held = held or _kept_both(r, blocked, f"a stated change from {was}")
 
     for n in plans_of:
         # a plan is identified by its words and its day, not by how close the sentences sound
@@ -395,9 +447,7 @@ def _model_close(
         p = close_p.get(r.id, 0.0)
         if p < threshold:
             break
-        if not pending_open(r) or r.time_start is None:
-            continue
-        if not (r.time_start <= now <= (r.time_end or r.time_start) + _REPORT_WINDOW):
+        if not pending_open(r) or not _report_due(r, now):
             continue
         shared = _shared_content(c, r)
         if not shared or cue_attaches(c.raw, _INTENT, shared):

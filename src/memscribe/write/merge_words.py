@@ -100,11 +100,17 @@ _REPORT_FRAME = re.compile(
 _NUMBER_UNIT = re.compile(r"(?<![A-Za-z0-9])\d+(?:[年月日号点时分秒]|[:：./-]\d+)*[多半]?")
 
 
+# a verb with its resultative 完 before the object is the verb and the object: "拔完牙" names 拔牙 as
+# "预约拔牙" does, "补完数据" 补数据 (else the segmenter keeps 完牙, a word no plan holds)
+_RESULTATIVE = re.compile(r"([拔做写看吃交补考办修录读听学改弄剪洗])完(?=[\u4e00-\u9fff])(?!了)")
+
+
 def object_terms(text: str, names: Iterable[str] = ()) -> set[str]:
     """The content words of a memory that name what it is about: no dates or numbers, no speakers or
     people's names (given lowered), nothing about the conversation or about how it felt, no image caption."""
     drop = _NOT_OBJECT | {n.lower() for n in names}
     body = _NUMBER_UNIT.sub(" ", _CAPTION.sub(" ", _REPORT_FRAME.sub("", text, count=1)))
+    body = _RESULTATIVE.sub(r"\1", body)
     words = topic_terms(body) - SOFT
     return {t for t in words if t not in drop and not any(ch.isdigit() for ch in t)}
 
@@ -113,12 +119,20 @@ def object_terms(text: str, names: Iterable[str] = ()) -> set[str]:
 _CLAUSE_END = re.compile(r"[。！？!?；;，,\n]+|(?<=[.])\s+|\s[-–—]+\s|——")
 
 
+# a reminder question joins the sentence after it ("Remember the tough engineering project? I finally wrapped
+# that up"): what that sentence's cue is said of is the thing the question names
+_REMINDED = re.compile(
+    r"((?:^|(?<=[。！？!?.]))\s*(?:(?:(?:do|did) you |you )?(?:remember|recall)\b|你?还?记得)[^。！？!?.]{1,80})[?？]",
+    re.IGNORECASE,
+)
+
+
 def cue_attaches(raw: str, cue: re.Pattern[str], about: set[str]) -> bool:
     """True when a clause of ``raw`` that holds the cue also holds one of the words ``about`` (the cue's own
     words left out): the cue is said of that thing."""
     if not about:
         return False
-    for clause in _CLAUSE_END.split(_CAPTION.sub(" ", raw)):
+    for clause in _CLAUSE_END.split(_REMINDED.sub(r"\1 ", _CAPTION.sub(" ", raw))):
         if cue.search(clause) and topic_terms(cue.sub(" ", clause)) & about:
             return True
     return False

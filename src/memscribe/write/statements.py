@@ -42,17 +42,28 @@ def _fragment(sentence: Sentence) -> bool:
     return not sentence.informative or sentence.terms < MIN_TERMS
 
 
+# a question that brings a thing back (lexicon.REMINDER: "Remember the tough engineering project?") names what
+# the next sentence says of it ("I finally wrapped that up last month."): they are one statement
+_REMINDER = lx.REMINDER
+
+
 def statement_groups(sentences: list[Sentence], lang: str) -> list[list[Sentence]]:
     """The turn's sentences grouped into statements, in order; every sentence lands in exactly one group.
 
     A reaction or pleasantry ("Wow!", "That's a great idea.", "太感谢了。") is a group of its own, which the
     caller drops as saying nothing; a question or a short fragment rides with the statement before it."""
     groups: list[list[Sentence]] = []
+    reminder = False  # the last group is a reminder question waiting for what is said of its thing
     for s in sentences:
         alone = s.reaction or bool(lx.PLEASANTRY.match(s.text))
         follows = bool(groups) and not all(g.reaction or lx.PLEASANTRY.match(g.text) for g in groups[-1])
-        if not alone and follows and (_leans(s, lang) or _fragment(s)):
+        if s.question and _REMINDER.match(s.text.lstrip("\"'“‘(（")):
+            groups.append([s])
+            reminder = True
+            continue
+        if not alone and follows and (reminder or _leans(s, lang) or _fragment(s)):
             groups[-1].append(s)
         else:
             groups.append([s])
+        reminder = False
     return groups
