@@ -363,3 +363,38 @@ def test_a_bulk_load_is_vacuumed_and_analysed_and_statements_plan_for_their_valu
     with s._pool.connection() as conn:
         assert conn.execute("SHOW plan_cache_mode").fetchone()[0] == "force_custom_plan"
     s.close()
+
+
+def test_a_missing_vector_index_comes_back(pg_schema):
+    """An HNSW index that went missing (dropped by hand, say) made every search of a large scope an exact
+    scan of all vectors, for good: neither opening the store nor a bulk load built it again."""
+    import psycopg
+
+    def has_index() -> bool:
+        with psycopg.connect(DSN, autocommit=True) as conn:
+            return bool(
+                conn.execute(
+                    "SELECT 1 FROM pg_indexes WHERE schemaname = %s AND indexname = 'memory_vectors_hnsw'",
+                    (pg_schema,),
+                ).fetchone()
+            )
+
+    def drop_index() -> None:
+        with psycopg.connect(DSN, autocommit=True) as conn:
+            conn.execute(f'DROP INDEX "{pg_schema}".memory_vectors_hnsw')
+
+    s = _open(pg_schema)
+    s.put_memory(make_record("m0", user="u", links=[]), vector=unit_vector(0))
+    assert has_index()
+    drop_index()
+    batch = [(make_record(f"b{i}", user="u", links=[]), unit_vector(i + 1), f"note {i}") for i in range(30)]
+    with s.bulk_load(len(batch)):
+        s.put_memories(batch)
+    assert has_index()  # the load builds it at its end
+    s.close()
+    drop_index()
+    s = _open(pg_schema)
+    s.check_embedder("test-embedder", 384)  # what Memory() does on opening a store: the index is back
+    assert has_index()
+    assert s.vector_search("u", unit_vector(3), k=1)[0][0] == "b2"
+    s.close()

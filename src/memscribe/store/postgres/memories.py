@@ -40,6 +40,12 @@ __all__ = ["PostgresMemories"]
 # a bulk load of at least this many memories is vacuumed and analysed after its commit (bulk_load)
 BULK_MAINTAIN_MIN = 1000
 
+_HNSW_PARAMS = "USING hnsw (embedding vector_cosine_ops) WITH (m = 16, ef_construction = 64)"
+_CREATE_HNSW = f"CREATE INDEX IF NOT EXISTS memory_vectors_hnsw ON memory_vectors {_HNSW_PARAMS}"
+_HAS_HNSW = (
+    "SELECT 1 FROM pg_indexes WHERE schemaname = current_schema() AND indexname = 'memory_vectors_hnsw'"
+)
+
 _UPSERT = (
     f"INSERT INTO memories ({', '.join(MEMORY_WRITE_COLUMNS)}) VALUES ({', '.join(['%s'] * len(MEMORY_WRITE_COLUMNS))}) "
     f"ON CONFLICT (id) DO UPDATE SET {', '.join(f'{c}=excluded.{c}' for c in MEMORY_WRITE_COLUMNS[1:])} "
@@ -70,10 +76,7 @@ class PostgresMemories(PostgresConnection):
             if have is not None:
                 conn.execute("DELETE FROM memory_vectors")
             conn.execute(f"ALTER TABLE memory_vectors ALTER COLUMN embedding TYPE vector({int(dim)})")
-            conn.execute(
-                "CREATE INDEX memory_vectors_hnsw ON memory_vectors "
-                "USING hnsw (embedding vector_cosine_ops) WITH (m = 16, ef_construction = 64)"
-            )
+            conn.execute(_CREATE_HNSW)
             conn.execute(
                 "INSERT INTO meta VALUES ('vector_dim', %s) ON CONFLICT (key) DO UPDATE SET value=excluded.value",
                 (str(dim),),
@@ -86,6 +89,21 @@ class PostgresMemories(PostgresConnection):
         else:  # known for sure only once the enclosing transaction commits
             self._run(go, "setting the vector dimension failed")
             self._local.pending_dim = dim
+
+    def _ensure_vector_index(self) -> None:
+        """Build the HNSW index if the store has typed vectors and the index is missing (dropped by hand, or
+        lost to an older version's half-done load): without it every search of a large scope scans every
+        vector, and nothing else would build it again. One catalogue read when it is there."""
+
+        def go(conn: psycopg.Connection) -> None:
+            if conn.execute(_HAS_HNSW).fetchone() is not None:
+                return
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
+            if conn.execute("SELECT 1 FROM meta WHERE key='vector_dim'").fetchone() is not None:
+                conn.execute(_CREATE_HNSW)
+
+        with self.atomic():
+            self._run(go, "building the vector index failed")
 
     def put_memory(
         self, rec: MemoryRecord, *, vector: np.ndarray | None = None, keyword_text: str | None = None
@@ -222,25 +240,22 @@ class PostgresMemories(PostgresConnection):
 
             def go(conn: psycopg.Connection) -> None:
                 nonlocal rebuild
-                has_index = conn.execute(
-                    "SELECT 1 FROM pg_indexes WHERE schemaname = current_schema() "
-                    "AND indexname = 'memory_vectors_hnsw'"
-                ).fetchone()
                 held = conn.execute("SELECT count(*) FROM memory_vectors").fetchone()[0]  # type: ignore[index]
-                rebuild = bool(has_index) and expected >= held
+                rebuild = expected >= held
                 if rebuild:
-                    conn.execute("DROP INDEX memory_vectors_hnsw")
+                    conn.execute("DROP INDEX IF EXISTS memory_vectors_hnsw")
 
             self._run(go, "preparing a bulk load failed")
             yield
             if rebuild:
-                self._run(
-                    lambda conn: conn.execute(
-                        "CREATE INDEX memory_vectors_hnsw ON memory_vectors "
-                        "USING hnsw (embedding vector_cosine_ops) WITH (m = 16, ef_construction = 64)"
-                    ),
-                    "rebuilding the vector index failed",
-                )
+
+                def build(conn: psycopg.Connection) -> None:
+                    # built whether or not the load found one (a missing index comes back); not before the
+                    # store knows its vectors' dimension (an index needs a typed column)
+                    if conn.execute("SELECT 1 FROM meta WHERE key='vector_dim'").fetchone() is not None:
+                        conn.execute(_CREATE_HNSW)
+
+                self._run(build, "rebuilding the vector index failed")
         if outermost and expected >= BULK_MAINTAIN_MIN:
             # fresh rows carry no hint bits and no visibility-map bits, and the planner's statistics predate
             # the load: until autovacuum comes by, every read pays for them (keyword search of a 100k scope

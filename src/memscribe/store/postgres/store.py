@@ -103,6 +103,11 @@ class PostgresStore(
     def _record_dim(self, dim: int, *, reset: bool) -> None:
         self._ensure_dim(dim, reset=reset)
 
+    def check_embedder(self, name: str, dim: int, *, allow_reset: bool = False) -> None:
+        super().check_embedder(name, dim, allow_reset=allow_reset)
+        # opening a store with its recorded embedder also makes sure the vector index is there
+        self._ensure_vector_index()
+
     # ------------------------------------------------------------------ maintenance
     def checkpoint(self) -> None:
         """PostgreSQL checkpoints on its own (the WAL is the server's business)."""
