@@ -1,4 +1,4 @@
-"""Changes the merge missed on the dev chats (issue #15, session 15): work under way or an outing signed up
+"""Changes the merge missed on the dev chats (issue #15, session 14): work under way or an outing signed up
 for is an open plan that a later report closes, undated, within a season; a change whose words name the slot
 ("lost my job"); a change said from the old memory's own value ("从1月21日顺延到…"). zh + en, with the hard
 negatives each must leave alone."""
