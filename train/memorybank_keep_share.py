@@ -15,21 +15,29 @@ from pathlib import Path
 from memscribe import Memory
 
 
+def ingest_user(mem: Memory, user: str, u: dict) -> dict[str, tuple[str, str, str]]:
+    """One MemoryBank user through the public API, a session per day (the query a ``user`` message, the
+    response an ``assistant`` one); returns each user turn's message id -> (day, query, response)."""
+    turns: dict[str, tuple[str, str, str]] = {}
+    for day, conv in sorted(u["history"].items()):
+        msgs = []
+        for i, t in enumerate(conv):
+            mid = f"{user}:{day}:{i}:q"
+            turns[mid] = (day, t["query"], t["response"])
+            msgs.append({"role": "user", "content": t["query"], "id": mid})
+            msgs.append({"role": "assistant", "content": t["response"], "id": f"{user}:{day}:{i}:r"})
+        if msgs:
+            mem.add(msgs, user_id=user, session_id=f"{user}-{day}", at=f"{day}T12:00:00")
+    mem.flush()
+    return turns
+
+
 def keep_share(path: Path) -> tuple[int, int]:
     data = json.loads(path.read_text(encoding="utf-8"))
     turns = kept = 0
     with Memory(home=tempfile.mkdtemp(prefix="ms-keep-")) as mem:
         for user, u in data.items():
-            ids: set[str] = set()
-            for day, conv in sorted(u["history"].items()):
-                msgs = []
-                for i, t in enumerate(conv):
-                    ids.add(f"{user}:{day}:{i}:q")
-                    msgs.append({"role": "user", "content": t["query"], "id": f"{user}:{day}:{i}:q"})
-                    msgs.append({"role": "assistant", "content": t["response"], "id": f"{user}:{day}:{i}:r"})
-                if msgs:
-                    mem.add(msgs, user_id=user, session_id=f"{user}-{day}", at=f"{day}T12:00:00")
-            mem.flush()
+            ids = set(ingest_user(mem, user, u))
             held = {s.message_id for r in mem.list(user_id=user, status="all") for s in r.sources}
             turns += len(ids)
             kept += len(ids & held)

@@ -19,8 +19,12 @@ from pathlib import Path
 
 import numpy as np
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from memorybank_keep_share import ingest_user
+
 from memscribe import Memory
 from memscribe.judge.statements import judge_statements
+from memscribe.lang.text import detect_lang
 from memscribe.write.judged import rules_reading
 
 
@@ -29,8 +33,7 @@ def _p_keep(mem: Memory, text: str, day: str) -> float | None:
     try:
         reading = rules_reading(text, at=datetime.fromisoformat(f"{day}T12:00:00").replace(tzinfo=UTC))
         vec = np.asarray(mem.worker_embedder.embed_passages([reading]), dtype=np.float32)
-        lang = "zh" if any("\u4e00" <= c <= "\u9fff" for c in text) else "en"
-        j = judge_statements(vec, [text], roles=["user"], has_prev=[False], langs=[lang])[0]
+        j = judge_statements(vec, [text], roles=["user"], has_prev=[False], langs=[detect_lang(text)])[0]
         return round(1.0 - j.p_route["drop"], 3)
     except Exception:  # the figure helps grading; the keep decision is read from the store
         return None
@@ -43,18 +46,7 @@ def kept_turns(path: Path, users: list[str]) -> list[dict]:
     with Memory(home=tempfile.mkdtemp(prefix="ms-kept-")) as mem:
         for name in users:
             user = keys[name]
-            u = data[user]
-            turns: dict[str, tuple[str, str, str]] = {}
-            for day, conv in sorted(u["history"].items()):
-                msgs = []
-                for i, t in enumerate(conv):
-                    mid = f"{user}:{day}:{i}:q"
-                    turns[mid] = (day, t["query"], t["response"])
-                    msgs.append({"role": "user", "content": t["query"], "id": mid})
-                    msgs.append({"role": "assistant", "content": t["response"], "id": f"{user}:{day}:{i}:r"})
-                if msgs:
-                    mem.add(msgs, user_id=user, session_id=f"{user}-{day}", at=f"{day}T12:00:00")
-            mem.flush()
+            turns = ingest_user(mem, user, data[user])
             by_turn: dict[str, list[dict]] = {}
             for r in mem.list(user_id=user, status="all"):
                 roles = sorted({s.role for s in r.sources})

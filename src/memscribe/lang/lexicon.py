@@ -269,10 +269,10 @@ TASK = re.compile(
     re.IGNORECASE,
 )
 # a report that a planned thing happened or got done, said without 完成/done: "空调换好了", "签好合同了",
-# "拔完牙", "交给周老师了", "the conference went well", "I finally wrapped that up"; and the outing or work itself
-# reported as gone to or handed in (write/merge.py asks it of two words both memories name, in time): "traveled to a meditation retreat" after
-# "signed up for a meditation course at a retreat", "applied to adoption agencies" after "Researching adoption
-# agencies", 上周去了莫干山的禅修营 after 报名了莫干山的禅修营
+# "拔完牙", "交给周老师了", "the conference went well", "I finally wrapped that up"; and the outing or work
+# itself reported as gone to or handed in (write/merge.py asks it of two words both memories name, in time):
+# "traveled to a meditation retreat" after "signed up for a meditation course at a retreat", 上周去了莫干山的禅修营
+# after 报名了莫干山的禅修营
 COMPLETED = re.compile(
     r"[换签做写弄办修装拔交搞买]好了?|[做写弄办拔看吃改交考录开跑]完|上完了|按时交|交给.{1,6}了|已经?交"
     r"|(?:去了|参加了|递交了|提交了)(?!吗)|从.{1,12}回来"
@@ -284,7 +284,8 @@ COMPLETED = re.compile(
 )
 # a question that brings a thing back, for what the next sentence says of it: "Remember the tough engineering
 # project? I finally wrapped that up", 还记得那个采样任务吗？我昨天补完了
-REMINDER = re.compile(r"^(?:(?:do|did) you |you )?(?:remember|recall)\b|^你?还?记得", re.IGNORECASE)
+REMINDER_WORDS = r"(?:(?:do|did) you |you )?(?:remember|recall)\b|你?还?记得"
+REMINDER = re.compile(rf"^(?:{REMINDER_WORDS})", re.IGNORECASE)
 # work under way or an outing signed up for, said with no date ("has been working on a big project",
 # "busy getting ready for a yoga retreat", "signed up for a meditation course", "Researching adoption agencies",
 # 最近在忙着准备毕业展, 报名了一个陶艺班): an open plan or task that a later report can close, not a standing fact.

@@ -154,8 +154,6 @@ _SLOT_FAMILY: dict[str, frozenset[str]] = {
 }
 
 
-# a report that a planned thing happened or got done, said without 完成/done (lexicon.COMPLETED)
-_COMPLETED = lx.COMPLETED
 _OPEN_KINDS = frozenset({"plan", "task"})
 
 
@@ -171,22 +169,17 @@ _INTENT = re.compile(
     re.IGNORECASE,
 )
 _REPORT_WINDOW = timedelta(days=45)
-# an undated open plan or task (work under way, a course signed up for) is reported done within a season of
-# being said: "I finally wrapped that up" months after "I've been working on a big project"
-_UNDATED_WINDOW = timedelta(days=150)
-# off: on whole dev conversations an undated "plan" is mostly a wish, encouragement or a hope ("John is going to
-# keep pushing for them", "Researching adoption agencies — it's been a dream"), and its closes were false
-_UNDATED_CLOSES = False
 
 
 def _report_due(r: MemoryRecord, now: datetime | None) -> bool:
-    """The plan's time has come and it is still fresh: between its start and the report window after its end;
-    an undated one from when it was said to the undated window after."""
-    if now is None:
+    """The plan's time has come and it is still fresh: between its start and the report window after its end.
+    An undated plan is never due: closing one by a report ("I finally wrapped that up" after "I've been working
+    on a big project") was built and measured in session 14, and on the whole dev conversations an undated
+    "plan" was mostly a wish, encouragement or a hope ("John is going to keep pushing for them"): its closes
+    were false and it caught no listed change."""
+    if now is None or r.time_start is None:
         return False
-    if r.time_start is not None:
-        return r.time_start <= now <= (r.time_end or r.time_start) + _REPORT_WINDOW
-    return _UNDATED_CLOSES and r.created_at <= now <= r.created_at + _UNDATED_WINDOW
+    return r.time_start <= now <= (r.time_end or r.time_start) + _REPORT_WINDOW
 
 
 # a month or a year is no day: "a hike in August" and another August statement are not the plan's day
@@ -218,7 +211,7 @@ def _reports_plan_done(c: Candidate, r: MemoryRecord, shared: set[str], at: date
     # and the report comes while the plan is fresh: an outing months later is another outing ("went to a pet
     # store in October" reports no June workshop, "a party in October" no trip in April)
     now = at or c.time_start
-    if _report_due(r, now) and len(shared) >= 2 and cue_attaches(c.raw, _COMPLETED, shared):
+    if _report_due(r, now) and len(shared) >= 2 and cue_attaches(c.raw, lx.COMPLETED, shared):
         return "reported done"
     return None
 
@@ -450,11 +443,9 @@ def _model_close(
         p = close_p.get(r.id, 0.0)
         if p < threshold:
             break
-        # a dated plan only: the model reads "can't wait to try the food there" as the end of an undated
-        # "planning to try local cuisines", "Stay safe!" as the end of "having a place to stay is key" (on the
-        # whole dev conversations 32 of its 33 closes were false, nearly all of undated plans); an undated plan
-        # is closed by the rules' report words alone, and only with _UNDATED_CLOSES
-        if not pending_open(r) or r.time_start is None or not _report_due(r, now):
+        # a dated plan only (_report_due): the model read "can't wait to try the food there" as the end of an
+        # undated "planning to try local cuisines" (on the whole dev conversations 32 of 33 such closes false)
+        if not pending_open(r) or not _report_due(r, now):
             continue
         shared = _shared_content(c, r)
         if not shared or cue_attaches(c.raw, _INTENT, shared):

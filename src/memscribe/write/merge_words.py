@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from memscribe.lang import lexicon as lx
 from memscribe.lang.attachments import CAPTION_SENTENCE
 from memscribe.lang.text import keyword_terms
 from memscribe.lang.timeparse_en import MONTHS as _MONTHS_FULL
@@ -122,8 +123,7 @@ _CLAUSE_END = re.compile(r"[。！？!?；;，,\n]+|(?<=[.])\s+|\s[-–—]+\s|�
 # a reminder question joins the sentence after it ("Remember the tough engineering project? I finally wrapped
 # that up"): what that sentence's cue is said of is the thing the question names
 _REMINDED = re.compile(
-    r"((?:^|(?<=[。！？!?.]))\s*(?:(?:(?:do|did) you |you )?(?:remember|recall)\b|你?还?记得)[^。！？!?.]{1,80})[?？]",
-    re.IGNORECASE,
+    rf"((?:^|(?<=[。！？!?.]))\s*(?:{lx.REMINDER_WORDS})[^。！？!?.]{{1,80}})[?？]", re.IGNORECASE
 )
 
 

@@ -24,14 +24,12 @@ __all__ = ["CLOSE_THRESHOLD", "close_probabilities", "supersede_threshold", "upd
 
 # P(done) + P(cancel) at or above which the model may close a pending plan or task (write/merge.py,
 # _model_close). On grouped CV of the training pairs whose old side is a plan or task, as the write path sees
-# them (no value, the slot model's slots): precision 0.916 against every relation that is no supersede, recall
-# 0.776; on the test split 0.897 (26 of 29), recall 0.619 (session 14, second pass: update pairs in more slots and
-# their hard negatives, the slot both sides share as a feature, the completed / ongoing cues dropped, C chosen for
-# supersede recall; before it 0.933 / 0.637, test 0.857 / 0.429). 0.95 since the whole-conversation audit of the
-# same session (train/supersede_audit.py): CV precision 0.936, recall 0.675; on the dev chats one false close fewer
-# (23 supersedes, 3 judged false) and the same 16 / 29 listed changes caught as at 0.90. The false ones are another outing of the plan's kind before its day ("finished another
-# practice test" under "preparing for the bar exam in July", 又做完了一套法考模拟题): the merge's gate that the
-# plan's time has come turns those away, as it asks a shared thing and the guards. train/relations_close.py.
+# them (no value, the slot model's slots): precision 0.936, recall 0.675 at 0.95 (0.916 / 0.776 at 0.90). 0.95
+# since the whole-conversation audit of session 14 (train/supersede_audit.py): on the dev chats one false close
+# fewer (23 supersedes, 3 judged false) and the same 16 / 29 listed changes caught as at 0.90. The false ones are
+# another outing of the plan's kind before its day ("finished another practice test" under "preparing for the
+# bar exam in July", 又做完了一套法考模拟题): the merge's gate that the plan's time has come turns those away, as
+# it asks a shared thing and the guards. train/relations_close.py.
 CLOSE_THRESHOLD = 0.95
 
 

@@ -42,22 +42,19 @@ def _fragment(sentence: Sentence) -> bool:
     return not sentence.informative or sentence.terms < MIN_TERMS
 
 
-# a question that brings a thing back (lexicon.REMINDER: "Remember the tough engineering project?") names what
-# the next sentence says of it ("I finally wrapped that up last month."): they are one statement
-_REMINDER = lx.REMINDER
-
-
 def statement_groups(sentences: list[Sentence], lang: str) -> list[list[Sentence]]:
     """The turn's sentences grouped into statements, in order; every sentence lands in exactly one group.
 
     A reaction or pleasantry ("Wow!", "That's a great idea.", "太感谢了。") is a group of its own, which the
     caller drops as saying nothing; a question or a short fragment rides with the statement before it."""
     groups: list[list[Sentence]] = []
-    reminder = False  # the last group is a reminder question waiting for what is said of its thing
+    # the last group is a reminder question ("Remember the tough engineering project?"): the next sentence
+    # ("I finally wrapped that up last month.") says what became of its thing, and they are one statement
+    reminder = False
     for s in sentences:
         alone = s.reaction or bool(lx.PLEASANTRY.match(s.text))
         follows = bool(groups) and not all(g.reaction or lx.PLEASANTRY.match(g.text) for g in groups[-1])
-        if s.question and _REMINDER.match(s.text.lstrip("\"'“‘(（")):
+        if s.question and lx.REMINDER.match(s.text.lstrip("\"'“‘(（")):
             groups.append([s])
             reminder = True
             continue
