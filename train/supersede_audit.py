@@ -69,7 +69,10 @@ def supersedes_of(
     conv: str,
     reason: Callable[[str], str],  # type: ignore[type-arg]
 ) -> list[Supersede]:
-    """Applied supersedes (old status superseded, pointing to its successor) and ones held for review."""
+    """Applied supersedes (old status superseded, pointing to its successor), plans closed as done (the report
+    links to the plan it ``closes``; the plan stays active, now done — since session 15 a completion is a
+    status change, and it is judged like a supersede: a false one mislabels a true plan) and both kinds held
+    for review."""
     recs = list(records)
     by_id = {r.id: r for r in recs}
     out: list[Supersede] = []
@@ -79,8 +82,14 @@ def supersedes_of(
             why = reason(old.id)
             out.append(Supersede(dataset, conv, _turns(old), old.text, _turns(new), new.text, why, False))
     for new in recs:
+        for link in new.links:
+            if link.type == "closes" and link.target in by_id:
+                old = by_id[link.target]
+                why = reason(old.id)
+                out.append(Supersede(dataset, conv, _turns(old), old.text, _turns(new), new.text, why, False))
+    for new in recs:
         pending = new.state.pending
-        if pending is not None and pending.decision == "supersede" and pending.target in by_id:
+        if pending is not None and pending.decision in ("supersede", "close") and pending.target in by_id:
             old = by_id[pending.target]
             out.append(
                 Supersede(dataset, conv, _turns(old), old.text, _turns(new), new.text, pending.why, True)
@@ -103,7 +112,14 @@ def ingest(dataset: str, path: Path, conv_id: str, home: Path) -> list[Supersede
         records = mem.list(user_id=uid, status="all", limit=100000)
 
         def reason(memory_id: str) -> str:
-            return next((v.reason for v in reversed(mem.history(memory_id)) if "supersed" in v.reason), "")
+            return next(
+                (
+                    v.reason
+                    for v in reversed(mem.history(memory_id))
+                    if v.reason.startswith(("superseded", "closed"))
+                ),
+                "",
+            )
 
         return supersedes_of(records, dataset, conv.conv_id, reason)
 

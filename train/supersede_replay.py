@@ -3,7 +3,7 @@
 ``train/supersede_audit.py`` ingests whole conversations (tens of minutes on a shared machine). This script
 writes only the turns of one pair — the old turn(s), then the new turn(s), each at its real session time,
 through the public API into a fresh user — and reports whether a memory of the new turns superseded a memory
-of the old ones. A pair seen alone has fewer neighbours than in its conversation, so it is a proxy (the audit
+of the old ones (or closed one of them as done). A pair seen alone has fewer neighbours than in its conversation, so it is a proxy (the audit
 is the measure), but it tells in a minute whether a false class is gone and the true changes still hold.
 
 Reads ``data/labelled/merge/supersedes_judged.jsonl`` (pairs with a verdict) and ``real_changes.jsonl``.
@@ -51,11 +51,13 @@ def replay(mem, uid: str, conv, old: list[str], new: list[str]) -> tuple[bool, l
     by_id = {r.id: r for r in recs}
     notes: list[str] = []
     hit = False
+    # a plan closed as done stays active; the report that closed it links to it ("closes")
+    closed_by = {lk.target: r for r in recs for lk in r.links if lk.type == "closes"}
     for r in recs:
-        succ = by_id.get(r.superseded_by or "")
+        succ = by_id.get(r.superseded_by or "") or closed_by.get(r.id)
         pend = r.state.pending
         targets = [succ] if succ else []
-        if pend is not None and pend.decision == "supersede" and pend.target in by_id:
+        if pend is not None and pend.decision in ("supersede", "close") and pend.target in by_id:
             targets = []
             if set(_turns(r)) & set(new) and set(_turns(by_id[pend.target])) & set(old):
                 hit = True

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 __all__ = ["Admission", "DeferredWrite"]
 
 # what a new write may add to a user's count; the count of a user is cached between checks
-_COUNTED_ACTIONS = ("add", "supersede", "link", "review")
+_COUNTED_ACTIONS = ("add", "supersede", "close", "link", "review")
 _COUNTED_STATUSES = ("active", "archived", "pending_review")
 _COUNT_MAX_AGE_S = 5.0
 _COUNT_NEAR_LIMIT = 0.95

@@ -1,6 +1,6 @@
 """A person's verdict on a memory the review gate held back (:mod:`memscribe.write.review`).
 
-Approve: the memory becomes active, and the change it stood for (superseding the older value of its slot)
+Approve: the memory becomes active, and the change it stood for (superseding the older value of its slot, or closing the plan it reports done)
 happens now, under the user's write lock and in the same transaction. Reject: it is deleted — kept in its
 history with the reason — and nothing it implied happens. Either way the verdict is a version through the
 ledger, audited as stage ``edit`` with the reviewer as actor. A memory not pending review is an
@@ -52,6 +52,11 @@ class Approval:
                 if old is not None and old.status == Status.active:
                     links.append(Link(type="supersedes", target=old.id))
                     self._ledger.supersede(old, by=rec.id, why=pending.why or "approved change", at=now)
+            if pending is not None and pending.decision == "close" and pending.target:
+                plan = self._store.get_memory(pending.target)
+                if plan is not None and plan.status == Status.active:
+                    links.append(Link(type="closes", target=plan.id))
+                    self._ledger.close(plan, by=rec.id, why=pending.why or "approved report", at=now)
             reviewed = Reviewed(by=actor, at=now.isoformat(), topics=pending.topics if pending else ())
             changed = rec.model_copy(
                 update={

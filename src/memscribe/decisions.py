@@ -14,6 +14,7 @@ from memscribe.models import Kind, Layer
 __all__ = [
     "Add",
     "Candidate",
+    "Close",
     "FilterDecision",
     "Link",
     "Merge",
@@ -130,6 +131,17 @@ class Supersede(_Decision):
     why: str
 
 
+class Close(_Decision):
+    """The new memory reports that a pending plan or task happened. A done plan is no outdated value: it is
+    what took place, with its ids, people and place, so it stays active and only its status changes (a new
+    version, ``done``); the report is added beside it with a ``closes`` link. A cancelled plan is void and is
+    superseded by its cancellation instead."""
+
+    action: Literal["close"] = "close"
+    target: str
+    why: str
+
+
 class Link(_Decision):
     action: Literal["link"] = "link"
     target: str
@@ -137,7 +149,7 @@ class Link(_Decision):
     why: str
 
 
-MergeDecision = Add | Noop | Merge | Update | Supersede | Link
+MergeDecision = Add | Noop | Merge | Update | Supersede | Close | Link
 
 
 class VerifyResult(_Decision):

@@ -71,7 +71,7 @@ class Facts(_Typed):
 class PendingChange(_Typed):
     """A change held for review: what approving the memory will do, and to which record."""
 
-    decision: Literal["add", "supersede", "link", "update", "merge"] = "add"
+    decision: Literal["add", "supersede", "close", "link", "update", "merge"] = "add"
     target: str | None = None
     link_type: Literal["supplements", "contradicts", "related"] | None = None
     topics: tuple[str, ...] = ()

@@ -131,6 +131,18 @@ class Ledger:
             at=at,
         )
 
+    def close(self, plan: MemoryRecord, *, by: str, why: str, at: datetime | None = None) -> MemoryRecord:
+        """A pending plan or task reported done by the memory ``by``: it stays active (it is what took place),
+        its status becomes ``done`` in a new version, so a rollback reopens it."""
+        return self.revise(
+            plan.model_copy(update={"facts": plan.facts.model_copy(update={"status": "done"})}),
+            reason=f"closed: {why} (reported by {by})",
+            actor="pipeline",
+            stage="merge",
+            action="close",
+            at=at,
+        )
+
     def retire(
         self,
         rec: MemoryRecord,

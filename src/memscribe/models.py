@@ -86,7 +86,7 @@ class Source(BaseModel):
 
 
 class Link(BaseModel):
-    type: Literal["supplements", "contradicts", "derived_from", "related", "supersedes"]
+    type: Literal["supplements", "contradicts", "derived_from", "related", "supersedes", "closes"]
     target: str
 
 
@@ -201,7 +201,17 @@ class WriteItem(BaseModel):
 
     message_id: str
     action: Literal[
-        "add", "update", "supersede", "merge", "link", "noop", "drop", "working", "review", "deferred"
+        "add",
+        "update",
+        "supersede",
+        "close",
+        "merge",
+        "link",
+        "noop",
+        "drop",
+        "working",
+        "review",
+        "deferred",
     ]
     memory_id: str | None = None
     text: str | None = None
@@ -227,7 +237,7 @@ class WriteReport(BaseModel):
 
     @property
     def changed(self) -> list[str]:
-        return self._ids("update", "supersede", "merge", "link")
+        return self._ids("update", "supersede", "close", "merge", "link")
 
     @property
     def pending_review(self) -> list[str]:

@@ -115,13 +115,6 @@ def test_false_supersede_classes_keep_the_true_fact(tmp_path, old, new, kept):
     [
         ("I live in Boston, near Fenway.", "We moved to Denver last month.", "Boston"),
         ("我住在杭州西湖边。", "我上个月搬到成都了。", "杭州"),
-        # the planned day's report closes the plan ("today" resolves to the appointment's day)
-        ("帮我约11月13号下午复查。", "今天复查了，医生说恢复得不错。", "复查"),
-        (
-            "Please book the parent-teacher conference on 10 October at 4:40 pm.",
-            "The conference today went well.",
-            "parent-teacher",
-        ),
         # a plan's new date
         ("The team offsite is on 14 October.", "The team offsite moves to 21 October.", "offsite"),
     ],
@@ -134,6 +127,32 @@ def test_real_changes_still_supersede(tmp_path, old, new, gone):
         rows = mem.list(user_id=uid, status="all")
         retired = [m for m in rows if gone in m.text and m.status != Status.active]
         assert retired and retired[0].status == Status.superseded, [(m.text, m.status) for m in rows]
+    finally:
+        mem.close()
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "word"),
+    [
+        # the planned day's report closes the plan ("today" resolves to the appointment's day)
+        ("帮我约11月13号下午复查。", "今天复查了，医生说恢复得不错。", "复查"),
+        (
+            "Please book the parent-teacher conference on 10 October at 4:40 pm.",
+            "The conference today went well.",
+            "parent-teacher",
+        ),
+    ],
+)
+def test_a_reported_plan_is_closed_as_done_and_stays(tmp_path, old, new, word):
+    uid = "closes"
+    at_new = "2026-11-13T18:00:00+00:00" if "复查" in old else "2026-10-10T18:00:00+00:00"
+    mem = _run(tmp_path, uid, [("2026-09-01T10:00:00+00:00", old), (at_new, new)])
+    try:
+        rows = mem.list(user_id=uid, status="all")
+        plan = min((m for m in rows if word in m.text), key=lambda m: m.created_at)
+        seen = [(m.text, m.status, m.facts.status) for m in rows]
+        assert plan.status == Status.active and plan.facts.status == "done", seen
+        assert all(m.status == Status.active for m in rows), seen
     finally:
         mem.close()
 

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from memscribe.config import WriteConfig
-from memscribe.decisions import Add, Candidate, Link, Supersede
+from memscribe.decisions import Add, Candidate, Close, Link, Supersede
 from memscribe.facts import Facts
 from memscribe.models import Kind, Layer, MemoryRecord
 from memscribe.write.merge import Neighbour, decide_merge
@@ -200,9 +200,14 @@ CLOSES = [
 
 
 @pytest.mark.parametrize(("lang", "subject", "old", "new"), CLOSES)
-def test_a_confident_close_of_a_plan_whose_time_has_come_supersedes_it(lang, subject, old, new):
+def test_a_confident_close_of_a_plan_whose_time_has_come_closes_it(lang, subject, old, new):
+    # the plan happened: it is closed as done (it stays, a status change), not superseded
     d = _close(_plan(old, subject, lang), _candidate(new, subject, lang, kind=Kind.event), p=0.95)
-    assert isinstance(d, Supersede) and d.target == "old" and "closed" in d.why, d
+    assert isinstance(d, Close) and d.target == "old" and "closed" in d.why, d
+    # a report of its cancellation voids it: superseded
+    cancelled = _candidate(new, subject, lang, kind=Kind.event, status="cancelled")
+    d = _close(_plan(old, subject, lang), cancelled, p=0.95)
+    assert isinstance(d, Supersede) and d.target == "old", d
 
 
 @pytest.mark.parametrize(("lang", "subject", "old", "new"), CLOSES)

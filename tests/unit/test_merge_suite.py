@@ -256,7 +256,18 @@ CLOSES = [
 def test_a_cancelled_or_done_plan_is_closed(mem, case, old, new, word):
     rows = _write(mem, case, [old, new])
     first = min(_of(rows, word), key=lambda m: m.created_at)
-    assert first.status == Status.superseded, [(m.text, m.status) for m in rows]
+    report = max(_of(rows, word), key=lambda m: m.created_at)
+    seen = [(m.text, m.status, m.facts.status) for m in rows]
+    if "cancel" in case:
+        # a cancelled plan is void: its cancellation supersedes it
+        assert first.status == Status.superseded and first.superseded_by == report.id, seen
+        return
+    # a done plan is what took place (its ids, people and place stay true): it stays in recall, now done, in
+    # a new version a rollback reopens; the report points to it
+    assert first.status == Status.active and first.facts.status == "done", seen
+    assert [v.record.facts.status for v in mem.history(first.id)] == ["pending", "done"]
+    assert ("closes", first.id) in {(lk.type, lk.target) for lk in report.links}, report.links
+    assert first.id in {h.memory.id for h in mem.search(new[1], user_id=case, limit=5)}
 
 
 # ------------------------------------------------------------------ paraphrases merge
@@ -362,3 +373,27 @@ def test_object_terms_leave_out_days_speakers_chat_and_feelings(text, absent):
 )
 def test_a_cue_attaches_only_to_a_thing_in_its_clause(raw, cue, about, attaches):
     assert cue_attaches(raw, re.compile(cue, re.IGNORECASE), about) is attaches
+
+
+# ------------------------------------------------------------------ review of a held report that closes a plan
+def test_approving_a_held_report_closes_its_plan_and_rejecting_it_leaves_the_plan_open(tmp_path):
+    old, new = CLOSES[0][1], CLOSES[0][2]  # the vet check-up booked, then reported done on its day
+    rules = {"health": [r"went well"]}
+    with Memory(settings=Settings(home=tmp_path / "s", review=ReviewConfig(rules=rules))) as m:
+        for verdict in ("approve", "reject"):
+            uid = f"review-close-{verdict}"
+            for at, text in (old, new):
+                m.add([{"role": "user", "content": text}], user_id=uid, at=at)
+            m.flush()
+            held = m.review_queue(user_id=uid)
+            assert len(held) == 1 and held[0].state.pending.decision == "close", held
+            plan = m.get(held[0].state.pending.target)
+            assert plan.facts.status == "pending"  # nothing happens before a person decides
+            if verdict == "approve":
+                m.approve(held[0].id)
+                assert m.get(plan.id).facts.status == "done" and m.get(plan.id).status == Status.active
+                links = {(lk.type, lk.target) for lk in m.get(held[0].id).links}
+                assert ("closes", plan.id) in links
+            else:
+                m.reject(held[0].id)
+                assert m.get(plan.id).facts.status == "pending" and m.get(plan.id).version == plan.version

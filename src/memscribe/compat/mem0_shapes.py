@@ -12,7 +12,7 @@ __all__ = ["EVENTS", "history_entries", "memory_item"]
 
 # memscribe's write actions as Mem0 events; a supersede is Mem0's UPDATE (Mem0 rewrites the old memory in
 # place, memscribe keeps it as a superseded version and answers with the new memory's id)
-EVENTS = {"add": "ADD", "working": "ADD", "review": "ADD", "link": "ADD"}
+EVENTS = {"add": "ADD", "working": "ADD", "review": "ADD", "link": "ADD", "close": "ADD"}
 EVENTS |= {"update": "UPDATE", "merge": "UPDATE", "supersede": "UPDATE"}
 
 

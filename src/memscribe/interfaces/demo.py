@@ -19,6 +19,7 @@ _STYLE = {
     "add": "green",
     "merge": "cyan",
     "supersede": "magenta",
+    "close": "magenta",
     "link": "blue",
     "drop": "red",
     "working": "yellow",

@@ -24,10 +24,19 @@ _LABELS_ZH = {
 }
 
 
+_CLOSED_ZH = {"done": "已完成", "cancelled": "已取消"}
+_OPEN_KINDS = frozenset({"plan", "task"})
+
+
 def label_for(rec: MemoryRecord) -> str:
-    if rec.facts.lang == "zh":
-        return _LABELS_ZH.get(rec.kind.value, rec.kind.value)
-    return rec.kind.value
+    """The kind, and for a plan or task that has ended its status: a done plan stays in recall (it is what took
+    place) and must not read as still to come."""
+    zh = rec.facts.lang == "zh"
+    label = _LABELS_ZH.get(rec.kind.value, rec.kind.value) if zh else rec.kind.value
+    status = rec.facts.status
+    if rec.kind.value in _OPEN_KINDS and status in _CLOSED_ZH:
+        label = f"{label} · {_CLOSED_ZH[status] if zh else status}"
+    return label
 
 
 def _date(rec: MemoryRecord) -> str:

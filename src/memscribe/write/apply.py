@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from memscribe.config import Settings
-from memscribe.decisions import Candidate, Link, Merge, MergeDecision, Noop, Supersede, Update
+from memscribe.decisions import Candidate, Close, Link, Merge, MergeDecision, Noop, Supersede, Update
 from memscribe.facts import PendingChange
 from memscribe.ledger import Ledger, SealedSecret
 from memscribe.models import Layer, MemoryRecord, Source, Status, WriteItem, new_memory_id
@@ -177,7 +177,8 @@ class Applier:
         trail: AuditTrail,
         review: ReviewDecision | None,
     ) -> WriteItem:
-        """A new record — held for review, superseding an older one, linked to one, or simply added."""
+        """A new record — held for review, superseding an older one, closing a plan, linked to one, or simply
+        added."""
         cand = unit.candidate
         rec = self._new_record(cand, unit, req)
         action = "add" if cand.layer != Layer.working else "working"
@@ -210,6 +211,12 @@ class Applier:
                 links.append(RecordLink(type="supersedes", target=old.id))
                 self._ledger.supersede(old, by=rec.id, why=d.why, at=req.now)
             action, why = "supersede", d.why
+        elif isinstance(d, Close):
+            plan = self._store.get_memory(d.target)
+            if plan is not None:
+                links.append(RecordLink(type="closes", target=plan.id))
+                self._ledger.close(plan, by=rec.id, why=d.why, at=req.now)
+            action, why = "close", d.why
         elif isinstance(d, Link):
             links.append(RecordLink(type=d.type, target=d.target))
             action, why = "link", d.why

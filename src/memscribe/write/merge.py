@@ -8,7 +8,8 @@ Order of judgement, per neighbour (same user scope, same subject):
 1. the same slot with another value (city, employer, a changed meeting or flight) -> Supersede;
 2. an exception to an existing rule (周末别打扰 + 周六上午可以开短会) -> Link(supplements);
 3. the same statement again (paraphrase; nothing distinguishing differs) -> Merge (sources + version);
-4. a plan or task the new memory says is done or cancelled, sharing its words -> Supersede;
+4. a plan or task the new memory says is done, sharing its words -> Close (the plan stays, now done); one it
+   says is cancelled -> Supersede;
 5. a stated change of a similar fact (改签, moved, rescheduled) sharing an anchor -> Supersede;
 6. a stance the new memory says has changed (现在不喝了, no longer) about the same thing -> Supersede;
 otherwise Add. Different ids, numbers, dates or people are never collapsed. An opposite polarity alone is
@@ -28,7 +29,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from memscribe.config import WriteConfig
-from memscribe.decisions import Add, Candidate, Link, Merge, MergeDecision, Supersede, Update
+from memscribe.decisions import Add, Candidate, Close, Link, Merge, MergeDecision, Supersede, Update
 from memscribe.facts import Facts
 from memscribe.lang import lexicon as lx
 from memscribe.models import MemoryRecord
@@ -335,7 +336,7 @@ def decide_merge(
         if done:
             blocked = supersede_blockers(c.raw, r.raw, lang, people=False)
             if not blocked:
-                return Supersede(target=r.id, why=f"plan done: {done}")
+                return Close(target=r.id, why=f"plan done: {done}")
             held = held or _kept_both(r, blocked, f"plan done: {done}")
 
     for n in same_subject:
@@ -378,6 +379,8 @@ def decide_merge(
         if closes_task and r.kind.value in ("task", "plan") and shared:
             blocked = supersede_blockers(c.raw, r.raw, lang, people=False)
             if not blocked:
+                if c.facts.status == "done":
+                    return Close(target=r.id, why="task done")
                 return Supersede(target=r.id, why=f"task {c.facts.status}")
             held = held or _kept_both(r, blocked, f"task {c.facts.status}")
             continue
@@ -453,7 +456,11 @@ def _model_close(
         blocked = supersede_blockers(c.raw, r.raw, lang, people=False)
         if blocked:
             return _kept_both(r, blocked, "the relation model reads the plan closed")
-        return Supersede(target=r.id, why=f"the relation model reads the plan closed (p={p:.2f})")
+        why = f"the relation model reads the plan closed (p={p:.2f})"
+        # a cancellation voids the plan; anything else the model reads as its end is the plan done
+        if c.facts.status == "cancelled":
+            return Supersede(target=r.id, why=why)
+        return Close(target=r.id, why=why)
     return None
 
 
