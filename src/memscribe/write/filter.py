@@ -8,11 +8,14 @@ mixes a phone number with a hobby keeps the hobby.
 
 from __future__ import annotations
 
-from memscribe.config import WriteConfig
-from memscribe.decisions import FilterDecision, TriggerResult
-from memscribe.lang.clauses import Sentence
+from datetime import datetime, timedelta
 
-__all__ = ["score_and_route"]
+from memscribe.config import WriteConfig
+from memscribe.decisions import Candidate, FilterDecision, TriggerResult
+from memscribe.lang.clauses import Sentence
+from memscribe.models import Layer
+
+__all__ = ["outlasts_working", "score_and_route"]
 
 
 def score_and_route(
@@ -146,3 +149,21 @@ def score_and_route(
         privacy_risk=risk,
         reasons=(*reasons, f"importance {imp} below {cfg.long_term_min}"),
     )
+
+
+def outlasts_working(cand: Candidate, at: datetime, cfg: WriteConfig) -> Candidate:
+    """A kept item routed to working memory goes to long-term memory instead when working memory would lose it
+    before it matters: it is about a time after its own expiry (a hotel booked for next month, an order
+    arriving next week would expire before the day they are about), or it carries an id (a confirmation or
+    order number is looked up long after the chat that gave it)."""
+    if cand.layer != Layer.working:
+        return cand
+    expiry = at + timedelta(hours=cfg.working_ttl_hours)
+    about = cand.time_end or cand.time_start
+    if about is not None and about > expiry:
+        why = "about a time after working memory's expiry: kept long-term"
+    elif cand.facts.ids:
+        why = "carries an id: kept long-term"
+    else:
+        return cand
+    return cand.model_copy(update={"layer": Layer.episodic, "reasons": (*cand.reasons, why)})

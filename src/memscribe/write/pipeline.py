@@ -55,7 +55,7 @@ from memscribe.write.assistant import (
 )
 from memscribe.write.encode_llm import LLMEncoder
 from memscribe.write.encode_rules import RuleEncoder, says_nothing_of_speaker, status_of
-from memscribe.write.filter import score_and_route
+from memscribe.write.filter import outlasts_working, score_and_route
 from memscribe.write.group import Analysed, Unit, units_of
 from memscribe.write.judged import SECOND_OPINION_MIN, answer_worth_keeping, second_opinion, worth_keeping
 from memscribe.write.merge import Neighbour, decide_merge, pending_open
@@ -607,7 +607,7 @@ class WritePipeline:
                 [privacy[i].clean_text for i in range(len(msgs))],
                 {m.name for m in msgs if m.name},
             )
-        cands = [u.candidate for u in units]
+        cands = [outlasts_working(u.candidate, req.at, self.cfg) for u in units]
         prefetched = None
         generation = self.locks.generation(req.user_id)
         if len(cands) == 1 and cands[0].layer != Layer.working and self._anchored(cands[0]):
