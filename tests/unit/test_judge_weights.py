@@ -21,6 +21,8 @@ from memscribe.write.judged import rules_reading
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "train"))
+from common import within_flips  # noqa: E402  train/common.py
+
 SCORES = ROOT / "src" / "memscribe" / "judge" / "weights" / "statement_scores.json"
 
 # The embedder's float sums differ in the last bits between CPUs (BLAS kernels per instruction set), so an
@@ -45,9 +47,12 @@ def test_shipped_statement_models_reproduce_their_reported_scores():
     for name, parts in reported.items():
         assert set(parts) == {"all", "real", "zh", "en"}, name
         for part, s in parts.items():
-            got = measured[name][part]
-            assert got["macro_f1"] == pytest.approx(s["macro_f1"], abs=F1_TOL), (name, part)
-            assert got["accuracy"] == pytest.approx(s["accuracy"], abs=F1_TOL), (name, part)
+            # as many items as a CPU's last bits may flip, no more (train/common.py within_flips)
+            assert not within_flips(measured[name][part], s), (
+                name,
+                part,
+                within_flips(measured[name][part], s),
+            )
 
 
 def _embed(texts):

@@ -18,11 +18,9 @@ from memscribe.judge.linear import load_model
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "train"))
-CORPUS = ROOT / "data" / "labelled" / "query_intent"
+from common import within_flips  # noqa: E402  train/common.py
 
-# as tests/unit/test_judge_weights.py: the embedder's float sums differ in the last bits between CPUs, so an
-# item on a decision boundary may flip when the test split is embedded on another machine
-F1_TOL = 5e-3
+CORPUS = ROOT / "data" / "labelled" / "query_intent"
 
 
 def _one_flip(n: int) -> float:
@@ -46,8 +44,8 @@ def test_shipped_query_intent_model_reproduces_its_reported_scores():
     for part, want in reported.items():
         got = measured[part]
         assert got["n"] == want["n"], part
-        assert got["macro_f1"] == pytest.approx(want["macro_f1"], abs=F1_TOL), part
-        assert got["accuracy"] == pytest.approx(want["accuracy"], abs=F1_TOL), part
+        # as many items as a CPU's last bits may flip, no more (train/common.py within_flips)
+        assert not within_flips(got, want), (part, within_flips(got, want))
         tol = _one_flip(want["actions"]["predicted"])
         assert got["actions"]["precision"] == pytest.approx(want["actions"]["precision"], abs=tol), part
     # the target the model was built for: an action it names is the right one (precision over recall)

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from memscribe.lang.timeparse import (
     TimeMention,
+    _calendar_date,
     iso,
     primary_time,
     resolve_times,
@@ -138,7 +139,8 @@ def test_zh_flight_clock_takes_the_date_of_the_earlier_mention() -> None:
     assert ms[1].text == "早上八点" and ms[1].time_start == datetime(2026, 7, 10, 8, tzinfo=CN)
     p = primary_time(ms)
     assert p is not None and iso(p.time_start, p.granularity) == "2026-07-10T08:00"
-    assert rewrite_with_absolute(text, ms) == text  # explicit dates stay as written
+    # an explicit date is written in ISO like a resolved one (its year said); the clock stays as written
+    assert rewrite_with_absolute(text, ms) == "我订了2026-07-10去成都的机票，早上八点的航班"
 
 
 def test_zh_explicit_dates() -> None:
@@ -303,7 +305,12 @@ def test_en_clock_takes_date_of_earlier_mention() -> None:
 def test_en_explicit_dates(text: str, mention: str, expected: str, gran: str) -> None:
     m = one(text, AT_EN)
     assert (m.text, iso(m.time_start, "day"), m.granularity, m.relative) == (mention, expected, gran, False)
-    assert rewrite_with_absolute(text, [m]) == text
+    rewritten = rewrite_with_absolute(text, [m])
+    if gran != "day" or mention == expected:
+        assert rewritten == text  # a month, a year and an ISO date stay as written
+    else:
+        # a day written in words is written in ISO, its year said ("on May 20" -> "on 2026-05-20")
+        assert expected in rewritten and mention not in rewritten and " on on " not in rewritten, rewritten
 
 
 def test_en_locomo_style() -> None:
@@ -460,7 +467,7 @@ def test_property_well_formed(text: str, at: datetime) -> None:
         assert m.time_start <= m.time_end
         iso(m.time_start, m.granularity)
     rewritten = rewrite_with_absolute(text, ms)
-    if not any(m.relative for m in ms):
+    if not any(m.relative or _calendar_date(m) for m in ms):
         assert rewritten == text
     assert primary_time(ms) in (ms or [None])
 

@@ -500,8 +500,20 @@ def _render_en(text: str, m: TimeMention) -> str:
     return body
 
 
+_ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def _calendar_date(m: TimeMention) -> bool:
+    """An explicit date of a day or days written in words ("November 7th to 9th", "2025年2月17日", "1月21日"):
+    the canonical sentence writes it in ISO like a resolved relative one (the year a bare "7 November" left
+    implicit is then said, and one form serves every language). A clock stays as written ("at 4:40 pm"), and
+    so do months and years ("in May", "2023")."""
+    return m.granularity in ("day", "week") and not _ISO_DAY.search(m.text)
+
+
 def rewrite_with_absolute(text: str, mentions: Sequence[TimeMention]) -> str:
-    """Replace each RELATIVE mention by its absolute form; everything else stays byte-identical.
+    """Replace each relative mention, and each explicit calendar date written in words, by its absolute ISO
+    form; everything else stays byte-identical.
 
     zh: '我下周三要去上海出差' -> '我2026-06-17要去上海出差' (ranges as 'A至B', 明天下午 -> '2026-06-09下午');
     en: '... with Dana tomorrow at 2pm.' -> '... with Dana on 2026-05-07 14:00.' ('in the week of ...', 'in 2025',
@@ -510,7 +522,9 @@ def rewrite_with_absolute(text: str, mentions: Sequence[TimeMention]) -> str:
     out, pos = [], 0
     for m in sorted(mentions, key=lambda m: (m.start, m.end)):
         # a recurrence stays as written (每周四 / every Thursday): the rule is the fact, not its first date
-        if not m.relative or m.recurrence or m.start < pos or text[m.start : m.end] != m.text:
+        if m.recurrence or m.start < pos or text[m.start : m.end] != m.text:
+            continue
+        if not m.relative and not _calendar_date(m):
             continue
         out += [text[pos : m.start], _render_zh(m) if _CJK.search(m.text) else _render_en(text, m)]
         pos = m.end

@@ -322,7 +322,7 @@ def decide_merge(
     for n in same_subject:
         # "到期日从1月21日顺延到2月17日" names the old memory's own value as the one changed
         r = n.record
-        was = changed_from(c.raw, r.text)
+        was = changed_from(c.raw, f"{r.text}\n{r.raw}")
         if was:
             blocked = supersede_blockers(c.raw, r.raw, lang)
             if not blocked:

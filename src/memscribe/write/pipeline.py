@@ -734,7 +734,7 @@ class WritePipeline:
         mine = [n for n in neighbours if (n.record.facts.subject or "user") == cand.subject]
         if not mine:
             return {}
-        vectors = self.store.get_vectors([n.record.id for n in mine])
+        vec, vectors = self._pair_vectors(cand, vec, mine)
         return update_probabilities(cand, vec, [(n.record, n.similarity) for n in mine], vectors, at)
 
     def _close_probabilities(
@@ -745,8 +745,20 @@ class WritePipeline:
         open_ = [n for n in neighbours if pending_open(n.record)]
         if not open_:
             return {}
-        vectors = self.store.get_vectors([n.record.id for n in open_])
+        vec, vectors = self._pair_vectors(cand, vec, open_)
         return close_probabilities(cand, vec, [(n.record, n.similarity) for n in open_], vectors, at)
+
+    def _pair_vectors(
+        self, cand: Candidate, vec: np.ndarray, neighbours: list[Neighbour]
+    ) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+        """The candidate's and its neighbours' vectors in the space the relation model was trained in: the
+        store's own when it embeds with e5, else e5's of their texts (another embedder's vectors have other
+        dimensions and meaning)."""
+        if self.judge_embedder is self.embedder:
+            return vec, self.store.get_vectors([n.record.id for n in neighbours])
+        texts = [n.record.text for n in neighbours]
+        judged = np.asarray(self.judge_embedder.embed_passages([cand.text, *texts]), dtype=np.float32)
+        return judged[0], {n.record.id: judged[i + 1] for i, n in enumerate(neighbours)}
 
     def _same_day(self, user_id: str, cand: Candidate) -> list[str]:
         """Memories set on the candidate's day: "今天复查了" or "the conference went well" is the report of
