@@ -136,6 +136,31 @@ def test_a_trap_keeps_both_facts(mem, case, old, new, word):
     assert {m.status for m in _of(rows, word)} == {Status.active}, [(m.text, m.status) for m in rows]
 
 
+@pytest.mark.parametrize(
+    ("case", "old", "new", "word"),
+    [
+        # one cue verb ("joined", 加入) puts both in one slot; e5 rates the pair above the slot threshold
+        (
+            "en-joined-two",
+            "Last week I joined a nearby church to feel closer to my community.",
+            "I joined a gym last week, and the people there are awesome.",
+            "gym",
+        ),
+        (
+            "zh-joined-two",
+            "上周我加入了社区的读书会，认识了很多朋友。",
+            "好消息，我上周加入了一家健身房！",
+            "健身房",
+        ),
+    ],
+    ids=["en-joined-two", "zh-joined-two"],
+)
+def test_another_thing_in_the_same_slot_is_a_fact_of_its_own(mem, case, old, new, word):
+    # a merge keeps the old words only: the new fact must be stored in its own words, not as a source id
+    rows = _write(mem, case, [(OLD_AT, old), (NEW_AT, new)])
+    assert any(word in m.text and m.status == Status.active for m in rows), [(m.text, m.status) for m in rows]
+
+
 def test_a_chat_farewell_is_no_plan_the_next_report_closes(mem):
     # MemoryBank's "see you on 04-29" and that day's "the chat was fun" share a day and the word "chat"
     rows = _write(

@@ -107,6 +107,13 @@ def _new_value(c: Candidate, r: MemoryRecord) -> bool:
     return c.change or old not in _norm_value(c.raw)
 
 
+def _same_value(c: Candidate, r: MemoryRecord) -> bool:
+    """Both name a value for the slot and one contains the other ("Stripe" and "Stripe"; "Google" and
+    "Google Cloud")."""
+    old, new = _norm_value(r.facts.value), _norm_value(c.facts.value)
+    return bool(old and new) and (old in new or new in old)
+
+
 def _shared_content(c: Candidate, r: MemoryRecord) -> set[str]:
     """The object words both statements hold (merge_words.object_terms): no day, no speaker, no chat, no
     feeling, and no people's names — "Ruby" in two sentences is one girl, not one topic. Each statement's
@@ -312,7 +319,10 @@ def decide_merge(
                     return Supersede(target=r.id, why=f"newer value for slot {c.slot.split('|', 1)[-1]}")
                 held = held or _kept_both(r, blocked, f"the same slot {c.slot.split('|', 1)[-1]}")
                 continue
-            if n.similarity >= cfg.slot_similarity:
+            # the same value said again, not only a similar sentence in the slot: e5 rates unrelated sentences
+            # of one slot above the threshold ("joined a nearby church" / "joined a gym", both read as an
+            # employer by the cue word), and a merge keeps only the old words — the new fact would be gone
+            if n.similarity >= cfg.slot_similarity and _same_value(c, r):
                 return Merge(
                     target=r.id,
                     why=f"same value for slot {c.slot.split('|', 1)[-1]}",
