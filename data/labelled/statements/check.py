@@ -2,7 +2,8 @@
 
 Usage: python data/labelled/statements/check.py [--quiet]
 
-Checks every `*_train.jsonl` / `*_test.jsonl` next to this file: required fields and allowed values, the
+Checks every `*_train.jsonl` / `*_test.jsonl` next to this file (`{zh,en}_*` one language each, any other
+prefix a class file of both languages, each row checked as its own `lang`): required fields and allowed values, the
 null-iff-drop rules, unique ids, source formats, the real-turn split rule (test/train sides of the dev data,
 never the same turn in both splits), and exact / near-duplicate `text` within and across splits of one language
 (normalised text, or char-3gram Jaccard >= 0.8). Then prints counts per split x route / kind / slot /
@@ -259,10 +260,10 @@ def main(argv: list[str]) -> int:
         print("no *_train.jsonl / *_test.jsonl files found")
         return 1
     for path in files:
-        lang, split = path.stem.rsplit("_", 1)
-        if lang not in LANGS:
-            errors.append(f"{path.name}: unknown language {lang!r}")
-            continue
+        prefix, split = path.stem.rsplit("_", 1)
+        # `{zh,en}_{split}.jsonl` hold one language; a class file (e.g. `names_{split}.jsonl`) holds both,
+        # and each of its rows is checked as a row of its own `lang`
+        mixed = prefix not in LANGS
         for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             where = f"{path.name}:{n}"
             if not line.strip():
@@ -275,6 +276,10 @@ def main(argv: list[str]) -> int:
                 continue
             if not isinstance(item, dict):
                 errors.append(f"{where}: not an object")
+                continue
+            lang = item.get("lang") if mixed else prefix
+            if lang not in LANGS:
+                errors.append(f"{where}: unknown language {lang!r}")
                 continue
             check_item(item, lang, where, errors, warnings)
             if any(f not in item for f in FIELDS):
