@@ -2,7 +2,8 @@
 
 Usage: python data/labelled/statements/check.py [--quiet]
 
-Checks every `*_train.jsonl` / `*_test.jsonl` next to this file: required fields and allowed values, the
+Checks every `*_train.jsonl` / `*_test.jsonl` next to this file (`{zh,en}_*` one language each, topic files such
+as `assistant_questions_*` both): required fields and allowed values, the
 null-iff-drop rules, unique ids, source formats, the real-turn split rule (test/train sides of the dev data,
 never the same turn in both splits), and exact / near-duplicate `text` within and across splits of one language
 (normalised text, or char-3gram Jaccard >= 0.8). Then prints counts per split x route / kind / slot /
@@ -157,8 +158,11 @@ def check_item(item: dict, lang: str, where: str, errors: list[str], warnings: l
             err(f"status {status!r} not allowed for kind {kind} (allowed {sorted(STATUS_BY_KIND[kind])})")
     elif status is not None:
         err(f"status must be null for kind {kind}")
+    # a suggestion is the assistant's; the user's acceptance or refusal of it (with the offer as `prev`) is one
+    # too, with the outcome as status (README, assistant questions)
     if kind == "suggestion" and item["speaker_role"] != "assistant":
-        err("kind suggestion is the assistant's")
+        if not (item["speaker_role"] == "user" and item.get("prev") and status in ("accepted", "rejected")):
+            err("kind suggestion is the assistant's, or the user's accepted/rejected reply to it (with prev)")
     if kind == "instruction" and item["speaker_role"] != "user":
         warn("instruction from a speaker who is not the user")
     if item["subject"] == "assistant" and item["speaker_role"] == "peer":
@@ -259,10 +263,10 @@ def main(argv: list[str]) -> int:
         print("no *_train.jsonl / *_test.jsonl files found")
         return 1
     for path in files:
-        lang, split = path.stem.rsplit("_", 1)
-        if lang not in LANGS:
-            errors.append(f"{path.name}: unknown language {lang!r}")
-            continue
+        file_lang, split = path.stem.rsplit("_", 1)
+        # `{zh,en}_{split}.jsonl` hold one language; a topic file (`assistant_questions_{split}.jsonl`) holds
+        # both, and each of its rows is checked against its own `lang`
+        topic = file_lang not in LANGS
         for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             where = f"{path.name}:{n}"
             if not line.strip():
@@ -275,6 +279,10 @@ def main(argv: list[str]) -> int:
                 continue
             if not isinstance(item, dict):
                 errors.append(f"{where}: not an object")
+                continue
+            lang = item.get("lang") if topic else file_lang
+            if lang not in LANGS:
+                errors.append(f"{where}: unknown language {lang!r}")
                 continue
             check_item(item, lang, where, errors, warnings)
             if any(f not in item for f in FIELDS):

@@ -283,6 +283,10 @@ def main() -> int:
     args = ap.parse_args()
     errors: list[str] = []
     by_split = {s: load(args.dir / f"en_{s}.jsonl", errors) for s in SPLITS}
+    for s in SPLITS:  # the English rows of topic files holding both languages (assistant_questions_*.jsonl)
+        for path in sorted(args.dir.glob(f"*_{s}.jsonl")):
+            if path.stem.split("_")[0] not in ("en", "zh"):
+                by_split[s] += [it for it in load(path, errors) if it.get("lang") == "en"]
     real_turns, mb_test = (None, None)
     if (args.datasets / "locomo/locomo_dev.json").exists():
         real_turns, mb_test = load_real_turns(args.datasets)
