@@ -105,6 +105,11 @@ def test_an_assistant_statements_status_follows_the_kind_it_is_stored_as(tmp_pat
         assert (rec.kind.value, rec.facts.status) == (kind, status)
 
 
+# judge_assistant_turn still drops every question: the retrained judge reads offers well on the new test rows but
+# did not beat the rule on the earlier test questions nor on convbench at 300 (statements README, session 15)
+@pytest.mark.xfail(
+    strict=True, reason="the question rule in judge_assistant_turn drops an offer asked as a question"
+)
 @pytest.mark.parametrize(
     ("offer", "refusal", "offered", "refused"),
     [

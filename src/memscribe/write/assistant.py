@@ -51,9 +51,12 @@ def judge_assistant_turn(sentences: list[Sentence], lang: str, embedder: Embedde
         has_prev=[False] * len(texts),
         langs=[lang] * len(texts),
     )
-    # a bare acknowledgement ("Done.", "好的。") states nothing; a question is the judge's to read: an offer
-    # ("要我帮你下单吗？", "Shall I book the 7 pm table?") is kept, a question back ("Which one?") dropped
-    kept = [(s, j) for s, j in zip(sentences, judged, strict=True) if j.route != "drop" and s.terms > 0]
+    # a question back ("Which one?") or a bare acknowledgement ("Done.", "好的。") states nothing
+    kept = [
+        (s, j)
+        for s, j in zip(sentences, judged, strict=True)
+        if j.route != "drop" and not s.question and s.terms > 0
+    ]
     if not kept:
         p = max(1.0 - j.p_route.get("drop", 1.0) for j in judged)
         return AssistantTurn(kept=[], judged=judged, route="drop", kind=None, p_keep=p)
