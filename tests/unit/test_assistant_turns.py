@@ -103,3 +103,48 @@ def test_an_assistant_statements_status_follows_the_kind_it_is_stored_as(tmp_pat
         mem.add([{"role": "assistant", "content": content}], user_id="u", at="2024-10-25T10:00:00+00:00")
         (rec,) = mem.list(user_id="u")
         assert (rec.kind.value, rec.facts.status) == (kind, status)
+
+
+# judge_assistant_turn still drops every question: the retrained judge reads offers well on the new test rows but
+# did not beat the rule on the earlier test questions nor on convbench at 300 (statements README, session 15)
+@pytest.mark.xfail(
+    strict=True, reason="the question rule in judge_assistant_turn drops an offer asked as a question"
+)
+@pytest.mark.parametrize(
+    ("offer", "refusal", "offered", "refused"),
+    [
+        (
+            "你家净水器的滤芯用了快一年了。京东上原厂的一套268元，要我帮你订一套吗？",
+            "先不订了，月底搬家以后再说。",
+            "滤芯",
+            "搬家",
+        ),
+        (
+            "Your broadband contract ends in May. Should I move you to FibreNet's 500Mb plan at £28 a month?",
+            "No thanks, I'm sticking with Lumen until we move house.",
+            "FibreNet",
+            "Lumen",
+        ),
+    ],
+)
+def test_an_offer_asked_as_a_question_and_the_users_refusal_are_both_remembered(
+    tmp_path, offer, refusal, offered, refused
+):
+    # the offer is the assistant's open suggestion; the refusal is the user's, with what it refuses
+    with _write(
+        tmp_path,
+        [
+            {
+                "role": "user",
+                "content": "帮我看看家里还有什么要换的" if "滤芯" in offer else "Anything due soon?",
+            },
+            {"role": "assistant", "content": offer},
+            {"role": "user", "content": refusal},
+        ],
+    ) as mem:
+        recs = mem.list(user_id="u")
+        by_assistant = [r for r in recs if r.facts.subject in ("助手", "the assistant")]
+        assert any(offered in r.text and r.kind == Kind.suggestion for r in by_assistant), [
+            r.text for r in recs
+        ]
+        assert any(refused in r.text for r in recs if r not in by_assistant), [r.text for r in recs]
