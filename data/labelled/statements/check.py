@@ -158,8 +158,10 @@ def check_item(item: dict, lang: str, where: str, errors: list[str], warnings: l
             err(f"status {status!r} not allowed for kind {kind} (allowed {sorted(STATUS_BY_KIND[kind])})")
     elif status is not None:
         err(f"status must be null for kind {kind}")
-    if kind == "suggestion" and item["speaker_role"] != "assistant":
-        err("kind suggestion is the assistant's")
+    # a suggestion is the assistant's, or the user's answer to one (with `prev`, the suggestion it answers:
+    # README_en.md "a user's acceptance or rejection of a suggestion")
+    if kind == "suggestion" and item["speaker_role"] != "assistant" and not item.get("prev"):
+        err("kind suggestion is the assistant's, or a reply to one (with prev)")
     if kind == "instruction" and item["speaker_role"] != "user":
         warn("instruction from a speaker who is not the user")
     if item["subject"] == "assistant" and item["speaker_role"] == "peer":
