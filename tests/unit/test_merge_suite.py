@@ -222,7 +222,7 @@ def test_a_plan_is_not_closed_by_another_thing_on_its_day(mem):
         ),
         (
             "zh-state-today",
-            "朋友，我今天心情特别低落，什么都不想做。",
+            "朋友，我今天心情特别低落，这几个星期工作一直不顺。",
             "朋友！我的一幅画今天入选了画展！",
             "低落",
         ),
