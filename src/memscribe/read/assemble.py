@@ -24,7 +24,8 @@ _LABELS_ZH = {
 }
 
 
-_CLOSED_ZH = {"done": "已完成", "cancelled": "已取消"}
+# the statuses that end a plan or task, with their zh labels
+_ENDED_ZH = {"done": "已完成", "cancelled": "已取消"}
 _OPEN_KINDS = frozenset({"plan", "task"})
 
 
@@ -34,8 +35,8 @@ def label_for(rec: MemoryRecord) -> str:
     zh = rec.facts.lang == "zh"
     label = _LABELS_ZH.get(rec.kind.value, rec.kind.value) if zh else rec.kind.value
     status = rec.facts.status
-    if rec.kind.value in _OPEN_KINDS and status in _CLOSED_ZH:
-        label = f"{label} · {_CLOSED_ZH[status] if zh else status}"
+    if rec.kind.value in _OPEN_KINDS and status in _ENDED_ZH:
+        label = f"{label} · {_ENDED_ZH[status] if zh else status}"
     return label
 
 

@@ -102,7 +102,7 @@ def _new_value(c: Candidate, r: MemoryRecord) -> bool:
     "Google Cloud"), and the new text does not say the old value again without a change cue: "You can call
     me Jack. I love music and movies" restates the name whatever token the extractor took for the value."""
     old, new = _norm_value(r.facts.value), _norm_value(c.facts.value)
-    if not (old and new) or old in new or new in old:
+    if not (old and new) or _same_value(c, r):
         return False
     return c.change or old not in _norm_value(c.raw)
 
