@@ -55,6 +55,10 @@ class Facts(_Typed):
     people: tuple[str, ...] = ()
     orgs: tuple[str, ...] = ()
     participants: tuple[str, ...] = ()
+    # the other speaker's question this statement replied to ("Do you have any pets?" before "Yup, Oscar, my
+    # guinea pig"): the words a fact is later asked for with are often the question's, not the reply's; the
+    # keyword index and the recall ranker read them, the memory's text does not carry them
+    replies_to: str | None = None
     # keys nobody here owns (an operator's edit, an imported record): kept and shown, never interpreted
     extra: dict[str, Any] = Field(default_factory=dict)
 

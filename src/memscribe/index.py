@@ -21,8 +21,9 @@ _SLOT_GLOSS = {
 
 
 def keyword_text_for(rec: MemoryRecord) -> str:
-    """A memory's canonical text and entities, jieba-segmented, and the question words of the slot it fills."""
-    parts = [rec.text, " ".join(rec.entities)]
+    """A memory's canonical text and entities, jieba-segmented, the question words of the slot it fills and
+    the question it replied to (:attr:`Facts.replies_to`)."""
+    parts = [rec.text, " ".join(rec.entities), rec.facts.replies_to or ""]
     slot = rec.facts.slot
     if slot:
         parts.append(_SLOT_GLOSS.get(slot.rsplit("|", 1)[-1], ""))

@@ -42,3 +42,66 @@ def test_an_answer_that_stands_alone_lists_only_itself(tmp_path):
         )
         recs = mem.list(user_id="u")
         assert recs and all([s.message_id for s in r.sources] == ["u1"] for r in recs)
+
+
+def _peer_exchange(question: str, reply: str, names=("Melanie", "Caroline")) -> list[dict]:
+    return [
+        {"role": "user", "name": names[0], "content": question, "id": "q1"},
+        {"role": "user", "name": names[1], "content": reply, "id": "r1"},
+    ]
+
+
+def test_a_long_reply_is_found_by_the_words_of_the_question_it_replied_to(tmp_path):
+    # "pet" is only in the question: the reply's memory is asked for with the question's words, while its
+    # text (and its sources) stay the reply's own
+    with Memory(home=tmp_path) as mem:
+        mem.add(
+            _peer_exchange(
+                "That's so sweet. Do you have any pets at home?",
+                "Parenting's such a big responsibility. And yup, I do - Oscar, my guinea pig.",
+            ),
+            user_id="u",
+            session_id="s1",
+            at="2023-08-01T10:00:00",
+        )
+        (rec,) = [r for r in mem.list(user_id="u") if "guinea pig" in r.text]
+        assert rec.facts.replies_to == "Do you have any pets at home?"  # the question, not the whole turn
+        assert "pets" not in rec.text.lower() and "answering" not in rec.text
+        assert [s.message_id for s in rec.sources] == ["r1"]
+        assert rec.structured["replies_to"] == rec.facts.replies_to  # shown where the facts are shown
+        hits = mem.search("What pets does Caroline have?", user_id="u")
+        assert hits and hits[0].memory.id == rec.id and float(hits[0].why["keyword"]) > 0
+
+
+def test_a_chinese_reply_carries_its_question_as_a_cue_and_a_statement_of_ones_own_does_not(tmp_path):
+    with Memory(home=tmp_path) as mem:
+        mem.add(
+            [
+                {"role": "assistant", "content": "您平时早上一般几点出门上班？", "id": "a1"},
+                {"role": "user", "content": "一般七点半左右就出门了，公司在浦东那边，路上要一个小时。", "id": "u1"},
+                {"role": "user", "content": "我下周三要去北京出差。", "id": "u2"},
+            ],
+            user_id="u",
+            at="2024-10-28T10:00:00",
+        )
+        recs = mem.list(user_id="u")
+        cued = [r for r in recs if r.facts.replies_to]
+        assert cued and all(r.facts.replies_to == "您平时早上一般几点出门上班？" for r in cued)
+        assert all(s.message_id == "u1" for r in cued for s in r.sources)
+        # the trip follows the user's own message, not a question: it has no cue
+        trip = [r for r in recs if "北京" in r.text]
+        assert trip and all(r.facts.replies_to is None for r in trip)
+
+
+def test_a_reply_to_ones_own_question_has_no_cue(tmp_path):
+    with Memory(home=tmp_path) as mem:
+        mem.add(
+            [
+                {"role": "user", "content": "Guess what happened at work?", "id": "u1"},
+                {"role": "user", "content": "I got promoted to assistant manager at the bank last Friday.", "id": "u2"},
+            ],
+            user_id="u",
+            at="2024-10-28T10:00:00",
+        )
+        recs = [r for r in mem.list(user_id="u") if "manager" in r.text]
+        assert recs and all(r.facts.replies_to is None for r in recs)

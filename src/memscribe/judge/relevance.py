@@ -38,6 +38,7 @@ __all__ = [
     "Background",
     "GateVerdict",
     "RelevanceGate",
+    "cue_rarity",
     "is_lookup",
     "literal_match",
     "load_background",
@@ -206,6 +207,16 @@ def query_rarity(query: str) -> float:
     """The summed rarity of a query's content terms, capped like a shared term's (what ``shared_rarity`` is a
     share of)."""
     return min(sum(term_rarity(w) for w in _terms(query).values()), _SHARED_RARITY_CAP)
+
+
+def cue_rarity(query: str, text: str, cue: str | None) -> float:
+    """The summed rarity of the query's content terms that a memory's retrieval cue (the question it replied
+    to) holds and its text does not, capped like ``shared_rarity``."""
+    if not cue:
+        return 0.0
+    q = _terms(query)
+    only_cue = (q.keys() & _terms(cue).keys()) - _terms(text).keys()
+    return min(sum(term_rarity(q[t]) for t in only_cue), _SHARED_RARITY_CAP)
 
 
 def _names(text: str) -> set[str]:

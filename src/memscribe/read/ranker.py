@@ -27,6 +27,7 @@ from memscribe.judge.linear import LinearModel, load_model
 from memscribe.judge.relevance import (
     GATE_FEATURES,
     Background,
+    cue_rarity,
     load_gate,
     pair_features,
     query_rarity,
@@ -61,6 +62,7 @@ RANK_FEATURES = (
     "authority",
     "query_rarity",  # summed rarity of the query's content terms
     "coverage",  # shared_rarity / query_rarity: how much of what the query names the memory holds
+    "reply_cue",  # rarity of the query terms only the question the memory replied to holds (Facts.replies_to)
     "same_message",  # log(1 + other candidates said in the same message)
     "session_share",  # share of the first candidates (hand-set order) said in the same session
     *(f"kind_{k}" for k in _KINDS),
@@ -136,6 +138,7 @@ def rank_features(
             float(why["authority"]),
             q_rarity,
             shared[i] / q_rarity if q_rarity > 0 else 0.0,
+            cue_rarity(query, rec.text, rec.facts.replies_to),
             math.log1p(per_origin[origins[i]] - 1) if origins[i] is not None else 0.0,
             (top_sessions[rec.session_id] - (i in top)) / len(top) if rec.session_id is not None else 0.0,
             *(1.0 if rec.kind.value == k else 0.0 for k in _KINDS),

@@ -49,6 +49,19 @@ def answered(asked: Asked | None, message: Message, sentences: list[Sentence]) -
     return asked
 
 
+def replied_to(asked: Asked | None, message: Message) -> Asked | None:
+    """The other speaker's question this message replies to, whatever the reply's length (a retrieval cue:
+    the reply's memory is found by the words it was asked with, see :attr:`Facts.replies_to`)."""
+    if asked is None or (asked.message.role, asked.message.name) == (message.role, message.name):
+        return None
+    return asked
+
+
+def with_reply_cue(cand: Candidate, asked: Asked) -> Candidate:
+    """The candidate with the question it replied to as its retrieval cue (its text stays its own)."""
+    return cand.model_copy(update={"facts": cand.facts.model_copy(update={"replies_to": asked.question})})
+
+
 def keep_answer(
     decision: FilterDecision, sentences: list[Sentence], long_term_min: float
 ) -> tuple[FilterDecision, list[Sentence]]:

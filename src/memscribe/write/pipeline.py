@@ -45,7 +45,16 @@ from memscribe.ledger import Ledger
 from memscribe.models import Kind, Layer, Message, Source, WriteItem, WriteReport
 from memscribe.providers.embedders import Embedder
 from memscribe.store.base import Store
-from memscribe.write.answers import Asked, answered, asked_in, carried_text, carry_question, keep_answer
+from memscribe.write.answers import (
+    Asked,
+    answered,
+    asked_in,
+    carried_text,
+    carry_question,
+    keep_answer,
+    replied_to,
+    with_reply_cue,
+)
 from memscribe.write.apply import Applier, UnitToWrite
 from memscribe.write.assistant import (
     ASSISTANT_SUBJECT,
@@ -417,6 +426,10 @@ class WritePipeline:
                         }
                     )
                     trail.record("filter", "drop", "the statement judge keeps none of its statements", mid)
+            # a reply is asked for with its question's words (an elliptical one already carries them)
+            cue = replied_to(asked, m) if question is None else None
+            if cue is not None:
+                cands = [with_reply_cue(c, cue) for c in cands]
             items.append(
                 Analysed(
                     index=i,
