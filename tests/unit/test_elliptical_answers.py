@@ -78,7 +78,11 @@ def test_a_chinese_reply_carries_its_question_as_a_cue_and_a_statement_of_ones_o
         mem.add(
             [
                 {"role": "assistant", "content": "您平时早上一般几点出门上班？", "id": "a1"},
-                {"role": "user", "content": "一般七点半左右就出门了，公司在浦东那边，路上要一个小时。", "id": "u1"},
+                {
+                    "role": "user",
+                    "content": "一般七点半左右就出门了，公司在浦东那边，路上要一个小时。",
+                    "id": "u1",
+                },
                 {"role": "user", "content": "我下周三要去北京出差。", "id": "u2"},
             ],
             user_id="u",
@@ -98,7 +102,11 @@ def test_a_reply_to_ones_own_question_has_no_cue(tmp_path):
         mem.add(
             [
                 {"role": "user", "content": "Guess what happened at work?", "id": "u1"},
-                {"role": "user", "content": "I got promoted to assistant manager at the bank last Friday.", "id": "u2"},
+                {
+                    "role": "user",
+                    "content": "I got promoted to assistant manager at the bank last Friday.",
+                    "id": "u2",
+                },
             ],
             user_id="u",
             at="2024-10-28T10:00:00",

@@ -377,6 +377,41 @@ def test_rewrite_forms() -> None:
     assert rewrite_with_absolute("abc", []) == "abc"
 
 
+def test_a_time_of_day_alone_stays_as_said_and_keeps_its_resolved_time() -> None:
+    """A clock with no day ("2 to 4 pm", 下午三点) is not rewritten with today's date: the speaker named no day, and
+    a standing window written as one date reads as one occasion. With a day word it is rewritten as before."""
+
+    def rw(text: str, at: datetime = AT_EN) -> str:
+        return rewrite_with_absolute(text, resolve_times(text, at))
+
+    for text, at in [
+        ("From now on I want deliveries in the afternoon, 2 to 4 pm.", AT_EN),
+        ("Early, between 6 and 7 am, before we open.", AT_EN),
+        ("The meeting is at 9:30.", AT_EN),
+        ("下午三点我去接孩子", AT_ZH),
+        ("我们10点到12点开会。", AT_ZH),
+    ]:
+        assert rw(text, at) == text
+        (m,) = resolve_times(text, at)
+        assert (
+            m.granularity in ("hour", "minute") and m.time_start.date() == at.date()
+        )  # resolved all the same
+    assert rw("See you tomorrow at 2pm.") == "See you on 2026-03-06 14:00."
+    assert rw("明天下午三点见", AT_ZH).startswith("2026-06-")
+    assert "今晚" not in rw("我今晚十点以后不接电话", AT_ZH)
+
+
+def test_what_was_booked_for_is_ahead_of_the_booking() -> None:
+    # AT_EN is Thursday 2026-03-05: the Wednesday a slot was booked for is the next one, the Monday a booking was
+    # made on stays the last one
+    assert rewrite_with_absolute(
+        "Booked for 6-7 am on Wednesday.", resolve_times("Booked for 6-7 am on Wednesday.", AT_EN)
+    ) == ("Booked for 2026-03-11 06:00 to 07:00.")
+    assert one("I reserved a table for Saturday at 7.", AT_EN).time_start.date().isoformat() == "2026-03-07"
+    assert day(one("I booked the hotel on Monday.", AT_EN)) == "2026-03-02"
+    assert day(one("We booked it for last Friday and it was great.", AT_EN)) == "2026-02-27"
+
+
 def test_naive_at_is_utc_and_results_use_at_tz() -> None:
     m = one("tomorrow", datetime(2026, 3, 5, 23, 30))
     assert m.time_start == datetime(2026, 3, 6, tzinfo=UTC) and m.time_start.utcoffset() == timedelta(0)

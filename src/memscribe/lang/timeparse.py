@@ -490,6 +490,10 @@ def _render_en(text: str, m: TimeMention) -> str:
         body, prep = f"the {pod.group().lower()} of {iso(a, 'day')}", "on"
     elif g == "week":
         body, prep = f"the week of {iso(a, 'day')}", "in"
+    elif (
+        g in ("hour", "minute") and a.date() == b.date()
+    ):  # 6-7 am on Wednesday -> on 2026-03-11 06:00 to 07:00
+        body, prep = f"{iso(a, 'day')} {a.hour:02d}:{a.minute:02d} to {b.hour:02d}:{b.minute:02d}", "on"
     else:
         body, prep = f"{iso(a, g)} to {iso(b, g)}", "from"
     if _PREP_START.match(m.text) or not _PREP_END.search(text, max(0, m.start - 16), m.start):
@@ -511,11 +515,36 @@ def _calendar_date(m: TimeMention) -> bool:
     return m.granularity in ("day", "week") and not _ISO_DAY.search(m.text)
 
 
+# what a mention that names only a time of day is made of ("2 to 4 pm", "between 6 and 7 am", "at 9:30", 下午三点,
+# 10点到12点): with any other word left (tomorrow, tonight, Wednesday, 明天, 今晚, a date) it names a day too
+_CLOCK_PARTS_EN = re.compile(
+    r"\d{1,2}(?::\d{2})?\s*(?:[ap]\.?m\.?)?|\b(?:at|from|between|and|to|until|till|around|about|by|before|after|"
+    r"noon|midnight|o'?clock|half past|quarter (?:past|to)|in the|morning|afternoon|evening)\b|[-–~]",
+    re.IGNORECASE,
+)
+_CLOCK_PARTS_ZH = re.compile(
+    r"凌晨|清晨|早上|早晨|上午|中午|下午|傍晚|晚上|夜里|[零一二两三四五六七八九十\d]+(?:[点點:：]|分)|[点點]钟|半|一刻|三刻"
+    r"|到|至|左右|以前|以后|之前|之后|[-–~]"
+)
+
+
+def _clock_only(m: TimeMention) -> bool:
+    """The mention names a time of day and no day ("2 to 4 pm", 下午三点): the canonical sentence keeps it as
+    said. The day it was resolved to (today, by the conventions) is the structured time's, not something the
+    speaker said — a standing window ("from now on deliveries 2 to 4 pm") written as today's date would read as
+    one delivery, and the words people ask with ("2-4 pm") would be gone."""
+    if m.granularity not in ("hour", "minute"):
+        return False
+    parts = _CLOCK_PARTS_ZH if _CJK.search(m.text) else _CLOCK_PARTS_EN
+    return not parts.sub("", m.text).strip(" ,.，。")
+
+
 def rewrite_with_absolute(text: str, mentions: Sequence[TimeMention]) -> str:
     """Replace each relative mention, and each explicit calendar date written in words, by its absolute ISO
     form; everything else stays byte-identical.
 
-    zh: '我下周三要去上海出差' -> '我2026-06-17要去上海出差' (ranges as 'A至B', 明天下午 -> '2026-06-09下午');
+    zh: '我下周三要去上海出差' -> '我2026-06-17要去上海出差' (ranges as 'A至B', 明天下午 -> '2026-06-09下午'; a time of day
+    alone stays as said: 下午三点, 2 to 4 pm);
     en: '... with Dana tomorrow at 2pm.' -> '... with Dana on 2026-05-07 14:00.' ('in the week of ...', 'in 2025',
     'from A to B'; no extra 'on' after a preposition such as 'since').
     """
@@ -524,7 +553,7 @@ def rewrite_with_absolute(text: str, mentions: Sequence[TimeMention]) -> str:
         # a recurrence stays as written (每周四 / every Thursday): the rule is the fact, not its first date
         if m.recurrence or m.start < pos or text[m.start : m.end] != m.text:
             continue
-        if not m.relative and not _calendar_date(m):
+        if (not m.relative and not _calendar_date(m)) or _clock_only(m):
             continue
         out += [text[pos : m.start], _render_zh(m) if _CJK.search(m.text) else _render_en(text, m)]
         pos = m.end

@@ -206,6 +206,10 @@ _FUTURE = re.compile(
     r"|\b(?:moved|pushed(?:\s+back)?|postponed|rescheduled|delayed|bumped|shifted|changed)\s+(?:[\w'’:-]+\s+){0,5}?"
     r"(?:to|until|till|for)"
     r"\s+(?:next\s+|this\s+|the\s+)?(?:mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|\d)"
+    # "Booked for 6-7 am on Wednesday", "I reserved a table for Friday": what was booked FOR is ahead of the booking
+    # ("booked it on Monday" says when the booking was made, and stays past)
+    r"|\b(?:booked|reserved|scheduled|arranged|confirmed)\s+(?:[\w'’:-]+\s+){0,5}?for"
+    r"\s+(?:next\s+|this\s+|the\s+)?(?:mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|\d)"
     # "客户把见面改到周五了", "推迟到下周三": the day a plan was moved to is ahead, whatever the 了
     r"|(?:改|挪|推迟|延期|延|顺延|推|调|换|提前|定)到了?(?=周|星期|礼拜|下|明|后|本|这|\d|[一二三四五六七八九十])"
     r"|要|(?<![个开有聚约例晚宴舞])会(?!议|员|计|场)|将|打算|准备|计划",
