@@ -7,7 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from memscribe.lang.text import count_tokens
-from memscribe.read.context import BLOCK_SHARES, SessionTexts, assemble_context, recall_depth
+from memscribe.read.assemble import format_line
+from memscribe.read.context import BLOCK_SHARES, SessionTexts, assemble_context, packing_order, recall_depth
 from memscribe.read.rerank import Scored
 from memscribe.testing.store_contract import make_record
 
@@ -75,3 +76,51 @@ def test_never_over_budget_or_over_max_items(budget, max_items):
     ctx = assemble_context(budget_tokens=budget, max_items=max_items, recall=_recall([]), session=session)
     assert ctx.tokens == count_tokens(ctx.text) <= budget
     assert len(ctx.items) <= max_items
+
+
+def _ranked(*memories: tuple[str, float | None]) -> list[Scored]:
+    """Recalled memories best first; a None P(evidence) is a standing fact placed after the best one."""
+    return [
+        Scored(
+            record=make_record(f"r{i}", text=t),
+            score=p if p is not None else 1.0,
+            why={"p_evidence": p} if p is not None else {"standing": "diet"},
+        )
+        for i, (t, p) in enumerate(memories)
+    ]
+
+
+LONG = (
+    "Caroline said that the support group she went to last week was really welcoming, that the stories people "
+    "told there were moving, and that it made her think a lot about what she wants to do for a living."
+)
+
+
+def test_a_short_line_takes_the_room_of_a_long_one_that_is_not_as_likely_per_token():
+    ranked = _ranked(
+        ("The user is allergic to peanuts.", 0.60),
+        (LONG, 0.30),  # more likely than the next, but ~4x its length
+        ("The user adopted a guinea pig named Oscar.", 0.20),
+        ("The user's sister lives in Austin.", 0.02),
+    )
+    # room for the best line and the long one: in ranked order they would fill it; by P per token the guinea pig
+    # and the sister's city come before the long line, which then no longer fits
+    budget = count_tokens(format_line(ranked[0].record)) + count_tokens(format_line(ranked[1].record)) + 1
+    ctx = assemble_context(budget_tokens=budget, max_items=10, recall=lambda k: list(ranked))
+    assert [h.memory.id for h in ctx.items] == ["r0", "r2", "r3"]
+    # with room for everything, all are shown in the ranked order, whatever order claimed the budget
+    ctx = assemble_context(budget_tokens=1000, max_items=10, recall=lambda k: list(ranked))
+    assert [h.memory.id for h in ctx.items] == ["r0", "r1", "r2", "r3"]
+
+
+def test_packing_order_keeps_the_best_and_the_standing_facts_first_and_without_p_keeps_the_ranking():
+    ranked = _ranked(
+        (LONG, 0.50),
+        ("The user does not eat pork.", None),  # a standing fact placed after the best one
+        (LONG, 0.40),
+        ("The user lives in Denver.", 0.10),
+    )
+    tokens = [count_tokens(format_line(s.record)) for s in ranked]
+    assert packing_order(ranked, tokens) == [0, 1, 3, 2]
+    hand = [Scored(record=s.record, score=s.score, why={}) for s in ranked]  # recall.ranker = "weights"
+    assert packing_order(hand, tokens) == [0, 1, 2, 3]

