@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from memscribe.lang.text import count_tokens, truncate_to_tokens
-from memscribe.models import MemoryRecord
+from memscribe.models import MemoryRecord, Status
 
 __all__ = ["format_line", "label_for", "pack_lines"]
 
@@ -37,6 +37,8 @@ def label_for(rec: MemoryRecord) -> str:
     status = rec.facts.status
     if rec.kind.value in _OPEN_KINDS and status in _ENDED_ZH:
         label = f"{label} · {_ENDED_ZH[status] if zh else status}"
+    if rec.status == Status.superseded:  # shown only beside what replaced it (read/history.py)
+        label = f"{label} · {'已被取代' if zh else 'superseded'}"
     return label
 
 

@@ -85,7 +85,7 @@ def assemble_context(
         lines = [format_line(scored[g[0]].record, *(scored[i].record.text for i in g[1:])) for g in groups]
     fitted, _ = pack_lines(lines, budget, max_items=max_items)
     # shown best first: the packing order chose what fits, the ranking orders it (a sibling goes with its lead)
-    fitted.sort(key=lambda g: rank.get(scored[groups[g][0]].record.id, len(rank)))
+    fitted.sort(key=lambda g: _shown_rank(scored[groups[g][0]], rank))
     chosen = [i for g in fitted for i in groups[g]]
     items = [Hit(memory=scored[i].record, score=scored[i].score, why=scored[i].why) for i in chosen]
     parts = list(blocks.values())
@@ -110,6 +110,14 @@ def packing_order(ranked: list[Scored], tokens: list[int]) -> list[int]:
     rest = [i for i in range(len(ranked)) if i not in fixed]
     rest.sort(key=lambda i: -float(ranked[i].why["p_evidence"]) / max(1, tokens[i]))
     return head + rest
+
+
+def _shown_rank(s: Scored, rank: dict[str, int]) -> float:
+    """Where a line is shown: at its memory's rank; an earlier version right after the memory that replaced it."""
+    if s.record.id in rank:
+        return rank[s.record.id]
+    lead = s.why.get("earlier_version_of")
+    return rank[lead] + 0.5 if isinstance(lead, str) and lead in rank else len(rank)
 
 
 def _message_groups(scored: list[Scored]) -> list[list[int]]:

@@ -6,7 +6,8 @@ a batch, so recall never waits on a write).
 
 ``context()`` is composed here for :func:`~memscribe.read.context.assemble_context`, which stays pure:
 the session layers rendered (task state, rolling summary, recent turns) when a session is named, recall
-for the query, and the statements said with each memory that fits (:mod:`memscribe.read.siblings`).
+for the query, and the statements said with each memory that fits (:mod:`memscribe.read.siblings`) and the
+version it superseded (:mod:`memscribe.read.history`).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from memscribe.layers.session import SessionMemory
 from memscribe.layers.working import WorkingMemory
 from memscribe.models import Context, Hit, MemoryRecord
 from memscribe.read.context import SessionTexts, assemble_context
+from memscribe.read.history import with_earlier_versions
 from memscribe.read.inspection import pending_review
 from memscribe.read.query import Recaller
 from memscribe.read.recall import matches_filters, validate_filters
@@ -111,7 +113,11 @@ class Reader:
                 # a sibling need not match the caller's filters: with filters, recall alone decides
                 expand=None
                 if filters
-                else lambda head: with_siblings(head, lambda ids: store.memories_from_messages(user_id, ids)),
+                else lambda head: with_earlier_versions(
+                    with_siblings(head, lambda ids: store.memories_from_messages(user_id, ids)),
+                    store.get_memories,
+                    user_id=user_id,
+                ),
             )
             self._on_access(h.memory.id for h in ctx.items)
             return ctx
