@@ -113,3 +113,88 @@ def test_a_reply_to_ones_own_question_has_no_cue(tmp_path):
         )
         recs = [r for r in mem.list(user_id="u") if "manager" in r.text]
         assert recs and all(r.facts.replies_to is None for r in recs)
+
+
+def test_a_yes_or_no_to_an_offer_carries_the_offer_whatever_its_length(tmp_path):
+    # the offer need not end its message (its price follows it); the reply opens with its decision and goes on
+    with Memory(home=tmp_path) as mem:
+        mem.add(
+            [
+                {
+                    "role": "assistant",
+                    "content": "Great! Do you want me to book a booth to show your breads? An exhibitor booth is $2,400.",
+                    "id": "a1",
+                },
+                {
+                    "role": "user",
+                    "content": "No, too expensive. Just two attendee passes for me and Theo.",
+                    "id": "u1",
+                },
+                {"role": "assistant", "content": "有一款399元的冲牙器口碑不错，要我下单吗？", "id": "a2"},
+                {"role": "user", "content": "算了，先不买，等看完牙再说。", "id": "u2"},
+            ],
+            user_id="u",
+            at="2024-10-15T10:00:00",
+        )
+        recs = mem.list(user_id="u")
+        (booth,) = [r for r in recs if "attendee passes" in r.text]
+        assert "book a booth" in booth.text and [s.message_id for s in booth.sources] == ["a1", "u1"]
+        (toothbrush,) = [r for r in recs if "先不买" in r.text]
+        assert "冲牙器" in toothbrush.text and [s.message_id for s in toothbrush.sources] == ["a2", "u2"]
+        # a later question about it finds what was turned down, with the words it was offered in
+        hits = mem.search("Did they book a booth at the expo?", user_id="u", limit=3)
+        assert any(h.memory.id == booth.id for h in hits)
+
+
+def test_a_long_reply_to_an_open_question_or_without_a_decision_stays_its_own(tmp_path):
+    with Memory(home=tmp_path) as mem:
+        mem.add(
+            [
+                # an open question: "No" does not answer it, and the reply is long enough to stand alone
+                {
+                    "role": "assistant",
+                    "content": "Which supplier do you use for flour these days?",
+                    "id": "a1",
+                },
+                {
+                    "role": "user",
+                    "content": "No idea why you ask, but Northstar Mills delivers our flour every Wednesday morning.",
+                    "id": "u1",
+                },
+                # a yes/no question answered without a yes or no up front
+                {
+                    "role": "assistant",
+                    "content": "Should I move the oven check to Friday? It's free then.",
+                    "id": "a2",
+                },
+                {
+                    "role": "user",
+                    "content": "Theo handles the oven check, he will call the technician himself next week.",
+                    "id": "u2",
+                },
+            ],
+            user_id="u",
+            at="2024-10-15T10:00:00",
+        )
+        recs = mem.list(user_id="u")
+        assert recs and not any("answering" in r.text for r in recs)
+        assert all(len(r.sources) == 1 for r in recs)
+
+
+def test_which_questions_ask_for_a_decision_and_which_replies_give_one():
+    from memscribe.lang.clauses import split_sentences
+    from memscribe.models import Message
+    from memscribe.write.answers import asked_in, is_polar, opens_with_decision
+
+    assert is_polar("Want me to switch all your butter to Alpine now?") and is_polar("要不要改到第二天？")
+    assert is_polar("需要我帮你约复查吗？") and not is_polar("Which one?") and not is_polar("想买什么样的？")
+    assert opens_with_decision("No, Two Rivers is local.") and opens_with_decision("先不约了，我自己补补维D")
+    assert opens_with_decision("行吧") and not opens_with_decision("好久没见了")
+    assert not opens_with_decision("Noted, thanks.") and not opens_with_decision("Nobody told me.")
+    offer = "Do you want me to book a booth? An exhibitor booth is $2,400."
+    asked = asked_in("a1", Message(role="assistant", content=offer), split_sentences(offer))
+    assert asked is not None and asked.question == "Do you want me to book a booth?"
+    assert asked.polar and not asked.trailing
+    # an open question followed by a statement is not what the next message answers
+    said = "What's first on the list? I have the afternoon free."
+    assert asked_in("a2", Message(role="assistant", content=said), split_sentences(said)) is None

@@ -330,6 +330,30 @@ QUESTION_START_EN = re.compile(
 )
 QUESTION_ZH = re.compile(r"吗[？?]?$|呢[？?]?$|什么|怎么|为什么|哪|几点|多少|是不是|有没有|能不能|可不可以")
 
+# A yes/no question: asks for a decision, so its reply says yes or no before anything else ("Do you want me
+# to book a booth?", "Shall I order it?", "要我下单吗？", "要不要改到第二天？", "需要我帮你约复查吗？").
+POLAR_QUESTION_EN = re.compile(
+    r"^(?:(?:so|and|ok(?:ay)?|great|alright|also)[,!]?\s+)?(?:do|does|did|is|are|was|were|can|could|would|will|should|shall|"
+    r"may|have|has|want|wanna|need)\b",
+    re.IGNORECASE,
+)
+POLAR_QUESTION_ZH = re.compile(
+    r"(?:吗|么|嘛)\s*[？?]?\s*$|要不要|需不需要|是不是|能不能|可不可以|好不好|行不行|对不对|有没有"
+)
+# A reply that opens with its decision: the rest of the reply gives its reasons or conditions, and the
+# decision says nothing without the question it answers ("No, too expensive.", "算了，先不买，等看完牙再说。").
+DECISION_EN = re.compile(
+    r"^(?:no|nope|nah|not (?:now|yet|this time|really)|maybe later|let'?s not|don'?t bother|i'?ll pass|"
+    r"yes|yeah|yep|yup|sure|ok(?:ay)?|fine|please do|go ahead|do it|sounds good|let'?s do (?:it|that)|"
+    r"absolutely|definitely|of course)\b",
+    re.IGNORECASE,
+)
+DECISION_ZH = re.compile(
+    r"^(?:(?:先不|暂时不|还是不|别|那就|麻烦你)"  # these run on into their verb: 先不买, 别拉他, 那就改吧
+    r"|(?:不用了?|不要了?|不了|算了|好的|好啊|好吧|好|行|可以|要的?|嗯+|对|没问题|就这么办|[改订买约办报发续降谈]吧)"
+    r"[哦啊呀吧的了]?(?:[，,。.！!、~～\s]|$))"
+)
+
 # Sentences in a conversation that react rather than inform.
 REACTION_EN = re.compile(
     r"^(?:(?:hey|hi|hello|wow|whoa|omg|oh|aww+|yay|haha|lol|ooh|ah|yes|yeah|thanks|thank you|congrats|congratulations|"

@@ -3,6 +3,11 @@
 "Which band did you see?" / "Muse, of course!" — the reply alone is two words of nothing. A short reply
 to another speaker's question is kept with that question in its text and raw, and only then may the memory
 list the question's message among its sources (it carries that message's content).
+
+A reply that opens with a yes or no to a yes/no question is elliptical whatever its length: "No, too
+expensive. Just two passes for me and Theo." after "Do you want me to book a booth? A booth is $2,400." says
+what was turned down only with the offer it answers — and a declined offer is the one trace of it (an accepted
+one is followed by what was done). The offer need not end its message: its price or reason may follow it.
 """
 
 from __future__ import annotations
@@ -25,18 +30,43 @@ class Asked:
     message_id: str
     message: Message
     question: str
+    trailing: bool = True  # the message ends with it (else a yes/no question followed by statements)
+    polar: bool = False  # a yes/no question: asks for a decision
+
+
+def is_polar(question: str) -> bool:
+    """A yes/no question ("Want me to order it?", "要不要改到第二天？"), not an open one ("Which one?")."""
+    return bool(lx.POLAR_QUESTION_EN.search(question) or lx.POLAR_QUESTION_ZH.search(question))
+
+
+def opens_with_decision(text: str) -> bool:
+    """The reply says yes or no before anything else ("No, too expensive.", "算了，先不买。")."""
+    text = text.lstrip()
+    return bool(lx.DECISION_EN.match(text) or lx.DECISION_ZH.match(text))
 
 
 def asked_in(message_id: str, message: Message, sentences: list[Sentence]) -> Asked | None:
-    """The question a message ends with, if it ends with one."""
-    if not sentences or not sentences[-1].question:
+    """The question a message ends with, if it ends with one; else the last yes/no question it asked (an offer
+    followed by its price or reason)."""
+    if not sentences:
         return None
-    return Asked(message_id, message, sentences[-1].text)
+    if sentences[-1].question:
+        text = sentences[-1].text
+        return Asked(message_id, message, text, trailing=True, polar=is_polar(text))
+    for x in reversed(sentences):
+        if x.question and is_polar(x.text):
+            return Asked(message_id, message, x.text, trailing=False, polar=True)
+    return None
 
 
 def answered(asked: Asked | None, message: Message, sentences: list[Sentence]) -> Asked | None:
-    """The question this message answers: the other speaker's, and the reply short and not a pleasantry."""
+    """The question this message answers: the other speaker's, and the reply short and not a pleasantry — or,
+    to a yes/no question, a reply that opens with its yes or no."""
     if asked is None or (asked.message.role, asked.message.name) == (message.role, message.name):
+        return None
+    if asked.polar and sentences and opens_with_decision(sentences[0].text):
+        return asked
+    if not asked.trailing:
         return None
     if sum(x.terms for x in sentences if x.informative) > MAX_ANSWER_TERMS:
         return None
@@ -52,7 +82,11 @@ def answered(asked: Asked | None, message: Message, sentences: list[Sentence]) -
 def replied_to(asked: Asked | None, message: Message) -> Asked | None:
     """The other speaker's question this message replies to, whatever the reply's length (a retrieval cue:
     the reply's memory is found by the words it was asked with, see :attr:`Facts.replies_to`)."""
-    if asked is None or (asked.message.role, asked.message.name) == (message.role, message.name):
+    if (
+        asked is None
+        or not asked.trailing
+        or (asked.message.role, asked.message.name) == (message.role, message.name)
+    ):
         return None
     return asked
 
