@@ -62,7 +62,8 @@ def _memorybank_users(lang: str) -> list[str] | None:
     path = DATASETS / "memorybank" / name
     if not path.exists():
         return None
-    return sorted(json.loads(path.read_text(encoding="utf-8")))
+    # sorted by the raw dict key (the en keys carry stray spaces, " Ivy "), referenced by the stripped name
+    return [k.strip() for k in sorted(json.loads(path.read_text(encoding="utf-8")))]
 
 
 def real_split(source: str, mb_users: dict[str, list[str] | None]) -> str | None:
