@@ -62,8 +62,7 @@ def _memorybank_users(lang: str) -> list[str] | None:
     path = DATASETS / "memorybank" / name
     if not path.exists():
         return None
-    # sorted by the raw dict key (the en keys carry stray spaces, " Ivy "), referenced by the stripped name
-    return [k.strip() for k in sorted(json.loads(path.read_text(encoding="utf-8")))]
+    return sorted(json.loads(path.read_text(encoding="utf-8")))
 
 
 def real_split(source: str, mb_users: dict[str, list[str] | None]) -> str | None:
