@@ -132,6 +132,13 @@ def test_a_yes_or_no_to_an_offer_carries_the_offer_whatever_its_length(tmp_path)
                 },
                 {"role": "assistant", "content": "有一款399元的冲牙器口碑不错，要我下单吗？", "id": "a2"},
                 {"role": "user", "content": "算了，先不买，等看完牙再说。", "id": "u2"},
+                {
+                    "role": "assistant",
+                    "content": "Shall I move the oven check to Friday? The technician is free.",
+                    "id": "a3",
+                },
+                # the leading "Yes," is no part of the statement, but it is what makes the reply an answer
+                {"role": "user", "content": "Yes, at 3 pm, and tell Theo he will let him in.", "id": "u3"},
             ],
             user_id="u",
             at="2024-10-15T10:00:00",
@@ -141,6 +148,8 @@ def test_a_yes_or_no_to_an_offer_carries_the_offer_whatever_its_length(tmp_path)
         assert "book a booth" in booth.text and [s.message_id for s in booth.sources] == ["a1", "u1"]
         (toothbrush,) = [r for r in recs if "先不买" in r.text]
         assert "冲牙器" in toothbrush.text and [s.message_id for s in toothbrush.sources] == ["a2", "u2"]
+        (oven,) = [r for r in recs if "3 pm" in r.text or "15:00" in r.text]
+        assert "oven check" in oven.text and [s.message_id for s in oven.sources] == ["a3", "u3"]
         # a later question about it finds what was turned down, with the words it was offered in
         hits = mem.search("Did they book a booth at the expo?", user_id="u", limit=3)
         assert any(h.memory.id == booth.id for h in hits)

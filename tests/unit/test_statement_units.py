@@ -245,3 +245,12 @@ def test_a_users_yes_with_news_to_an_assistant_is_kept(mem: Memory) -> None:
     assert [r.text for r in mem.list(user_id="y")] == [
         "The user went to the park with the user's kids from 2024-10-26 to 2024-10-27."
     ]
+
+
+@pytest.mark.parametrize(
+    "text", ["Her name's Coco and she's adorable.", "Her name is Shadow!", "They're called Peruvian Lilies."]
+)
+def test_a_cheerful_sentence_that_names_something_informs(text: str) -> None:
+    # the proper name was discounted as a vocative and the rest read as cheer: the puppy's name was lost
+    (s,) = split_sentences(text)
+    assert s.informative

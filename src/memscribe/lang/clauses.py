@@ -175,13 +175,16 @@ _EVALUATIVE = frozenset(
 
 
 _FIRST_PERSON = re.compile(r"\b(?:I|I'm|I've|I'll|I'd|my|me|mine|we|we're|we've|our|us)\b", re.IGNORECASE)
+# a sentence that names someone or something states a fact, however cheerful ("Her name's Coco and she's
+# adorable!", "They're called Peruvian Lilies."): the name is what later questions ask for
+_NAMING = re.compile(r"\b(?:name(?:'s|\s+is|\s+was)|named|called)\b", re.IGNORECASE)
 
 
 def _is_evaluative(core: str) -> bool:
     """A sentence that cheers or judges rather than informs. First-person sentences inform unless they are
     made only of evaluative words ("I love that!"); others need more than two non-evaluative terms
     ("Lucky you to have such an awesome family!" is a reaction; "Dana moved to Denver" is not)."""
-    if any(ch.isdigit() for ch in core):
+    if any(ch.isdigit() for ch in core) or _NAMING.search(core):
         return False
     names = {w.lower() for w in re.findall(r"\b[A-Z][a-z]+\b", core[1:])}  # not the sentence's first word
     terms = content_terms(core)

@@ -64,7 +64,9 @@ def answered(asked: Asked | None, message: Message, sentences: list[Sentence]) -
     to a yes/no question, a reply that opens with its yes or no."""
     if asked is None or (asked.message.role, asked.message.name) == (message.role, message.name):
         return None
-    if asked.polar and sentences and opens_with_decision(sentences[0].text):
+    if (
+        asked.polar and sentences and opens_with_decision(message.content)
+    ):  # a leading "Yes," is cut from sentences
         return asked
     if not asked.trailing:
         return None
