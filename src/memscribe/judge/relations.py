@@ -17,6 +17,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from functools import lru_cache
 
 import numpy as np
 
@@ -137,15 +138,40 @@ def _slot_family(slot: str | None) -> str | None:
     return "plan" if slot in _OPEN_SLOTS else slot
 
 
-def _cues(text: str, lang: str) -> list[float]:
+@lru_cache(maxsize=4096)
+def _cues(text: str, lang: str) -> tuple[float, ...]:
     neg = lx.NEGATION_ZH if lang == "zh" else lx.NEGATION_EN
-    return [
+    return (
         *(1.0 if p.search(text) else 0.0 for _, p in _CUES),
         1.0 if neg.search(text) else 0.0,
         1.0 if _CURRENT.search(text) else 0.0,
         1.0 if _ONE_OFF.search(text) else 0.0,
         1.0 if _AGAIN.search(text) else 0.0,
-    ]
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class _TextSide:
+    """What the pair features read of one side's text alone."""
+
+    grams: frozenset[str]
+    ids: frozenset[str]
+    numbers: frozenset[str]
+    times: frozenset[str]
+    moved: bool
+
+
+@lru_cache(maxsize=4096)
+def _text_side(text: str) -> _TextSide:
+    """Per text, once: the write path pairs one new statement with each of its neighbours, and the same
+    stored memories come back as neighbours of one write after another."""
+    return _TextSide(
+        grams=frozenset(char_grams(text)),
+        ids=frozenset(id_tokens(text)),
+        numbers=frozenset(number_tokens(text)),
+        times=frozenset(m.group(0).lower() for m in _TIME.finditer(text)),
+        moved=bool(_RESCHEDULE.search(text)),
+    )
 
 
 def pair_features(old: RelationSide, new: RelationSide, cosine: float | None = None) -> np.ndarray:
@@ -156,14 +182,14 @@ def pair_features(old: RelationSide, new: RelationSide, cosine: float | None = N
         eo = np.asarray(old.embedding, dtype=np.float32)
         en = np.asarray(new.embedding, dtype=np.float32)
         cos = float(eo @ en / ((np.linalg.norm(eo) * np.linalg.norm(en)) or 1.0))
-    go, gn = char_grams(old.text), char_grams(new.text)
+    so, sn = _text_side(old.text), _text_side(new.text)
+    go, gn = so.grams, sn.grams
     vo, vn = _norm(old.value), _norm(new.value)
-    ido, idn = id_tokens(old.text), id_tokens(new.text)
-    no, nn = number_tokens(old.text), number_tokens(new.text)
+    ido, idn = so.ids, sn.ids
+    no, nn = so.numbers, sn.numbers
     gap = (new.at - old.at).total_seconds() / 86400 if (new.at and old.at) else 0.0
-    moved = bool(_RESCHEDULE.search(new.text))
-    to = {m.group(0).lower() for m in _TIME.finditer(old.text)}
-    tn = {m.group(0).lower() for m in _TIME.finditer(new.text)}
+    moved = sn.moved
+    to, tn = so.times, sn.times
     shared = _slot_family(old.slot) if old.slot and _slot_family(old.slot) == _slot_family(new.slot) else None
     scalars = [
         cos,
@@ -192,8 +218,8 @@ def pair_features(old: RelationSide, new: RelationSide, cosine: float | None = N
         + _one_hot(old.slot, SLOTS)
         + _one_hot(new.slot, SLOTS)
         + _one_hot(shared, SLOTS)
-        + _cues(old.text, old.lang)
-        + _cues(new.text, new.lang),
+        + list(_cues(old.text, old.lang))
+        + list(_cues(new.text, new.lang)),
         dtype=np.float32,
     )
 

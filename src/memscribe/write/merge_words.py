@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 
 from memscribe.lang import lexicon as lx
 from memscribe.lang.attachments import CAPTION_SENTENCE
@@ -44,7 +45,16 @@ TIME_WORDS = frozenset((*_MONTHS_FULL, *(m[:3] for m in _MONTHS_FULL), "sept", *
 
 
 def topic_terms(text: str) -> set[str]:
-    return {t for t in keyword_terms(text) if len(t) >= 2 and not t.isdigit() and t not in TIME_WORDS}
+    return set(_topic_terms(text))
+
+
+@lru_cache(maxsize=8192)
+def _topic_terms(text: str) -> frozenset[str]:
+    # once per text: a write compares its statement with each neighbour, and the same stored memories come
+    # back as neighbours of one write after another
+    return frozenset(
+        t for t in keyword_terms(text) if len(t) >= 2 and not t.isdigit() and t not in TIME_WORDS
+    )
 
 
 # Words that change how something is said, not what: a paraphrase may swap them freely.
@@ -109,11 +119,17 @@ _RESULTATIVE = re.compile(r"([拔做写看吃交补考办修录读听学改弄�
 def object_terms(text: str, names: Iterable[str] = ()) -> set[str]:
     """The content words of a memory that name what it is about: no dates or numbers, no speakers or
     people's names (given lowered), nothing about the conversation or about how it felt, no image caption."""
-    drop = _NOT_OBJECT | {n.lower() for n in names}
+    drop = {n.lower() for n in names}
+    return {t for t in _object_words(text) if t not in drop}
+
+
+@lru_cache(maxsize=8192)
+def _object_words(text: str) -> frozenset[str]:
+    """``object_terms`` before the names are taken out (they differ by pair; the text's words do not)."""
     body = _NUMBER_UNIT.sub(" ", _CAPTION.sub(" ", _REPORT_FRAME.sub("", text, count=1)))
     body = _RESULTATIVE.sub(r"\1", body)
-    words = topic_terms(body) - SOFT
-    return {t for t in words if t not in drop and not any(ch.isdigit() for ch in t)}
+    words = _topic_terms(body) - SOFT
+    return frozenset(t for t in words if t not in _NOT_OBJECT and not any(ch.isdigit() for ch in t))
 
 
 # clause ends: sentence marks in both languages, commas and semicolons, dashes that join two statements

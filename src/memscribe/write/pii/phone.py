@@ -101,6 +101,9 @@ def _region_display_name(region: str, lang: str) -> str:
     return names.get(name[1:], "") if name.startswith("*") else name
 
 
+_LEFT, _RIGHT = "(?<![A-Za-z])", "(?![A-Za-z])"  # a country's name is a word of its own
+
+
 @cache
 def _country_names() -> tuple[tuple[re.Pattern[str], str], ...]:
     """Each region's English and Chinese display names (from libphonenumber's own data) -> region code."""
@@ -109,18 +112,28 @@ def _country_names() -> tuple[tuple[re.Pattern[str], str], ...]:
         for lang in ("en", "zh"):
             name = _region_display_name(region, lang)
             if name and len(name) >= 2:
-                out.append((re.compile(rf"(?<![A-Za-z]){re.escape(name)}(?![A-Za-z])"), region))
+                out.append((re.compile(rf"{_LEFT}{re.escape(name)}{_RIGHT}"), region))
     extra = {"UK": "GB", "Britain": "GB", "England": "GB", "London": "GB", "USA": "US", "America": "US",
              "Canada": "CA", "Toronto": "CA", "Sydney": "AU", "Melbourne": "AU", "Tokyo": "JP", "Paris": "FR",
              "Berlin": "DE", "Munich": "DE", "Seoul": "KR", "Mumbai": "IN", "Delhi": "IN", "台湾": "TW",
              "香港": "HK", "澳门": "MO", "英国": "GB", "美国": "US", "日本": "JP", "韩国": "KR", "东京": "JP"}  # fmt: skip
-    out.extend((re.compile(rf"(?<![A-Za-z]){re.escape(k)}(?![A-Za-z])"), v) for k, v in extra.items())
+    out.extend((re.compile(rf"{_LEFT}{re.escape(k)}{_RIGHT}"), v) for k, v in extra.items())
     return tuple(out)
+
+
+@cache
+def _any_country_name() -> re.Pattern[str]:
+    """One pattern that matches where any of ``_country_names()`` does (the same names, lookbehind and
+    lookahead): most texts with a number name no country, and then one scan replaces ~500."""
+    names = "|".join(rx.pattern[len(_LEFT) : -len(_RIGHT)] for rx, _ in _country_names())
+    return re.compile(rf"{_LEFT}(?:{names}){_RIGHT}")
 
 
 def _regions(text: str) -> list[str]:
     has_cjk = any("\u4e00" <= c <= "\u9fff" for c in text)
     regions = ["CN", "US"] if has_cjk else ["US", "CN"]
+    if not _any_country_name().search(text):
+        return regions
     for rx, region in _country_names():
         if region not in regions and rx.search(text):
             regions.append(region)
