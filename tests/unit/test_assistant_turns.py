@@ -148,3 +148,37 @@ def test_an_offer_asked_as_a_question_and_the_users_refusal_are_both_remembered(
             r.text for r in recs
         ]
         assert any(refused in r.text for r in recs if r not in by_assistant), [r.text for r in recs]
+
+
+def test_an_assistant_reciting_its_context_adds_no_memory_and_brings_no_old_value_back(tmp_path):
+    # an agent that passes the recalled lines on in its reply (the superseded version included) must not
+    # store them again as the assistant's statements
+    with Memory(home=tmp_path) as mem:
+        mem.add("I live in Beijing.", user_id="u", at="2026-10-01T10:00:00+00:00")
+        mem.add("I moved to Shanghai last month.", user_id="u", at="2026-12-01T10:00:00+00:00")
+        ctx = mem.context("Where do I live?", user_id="u", budget_tokens=300)
+        assert "superseded" in ctx.text and "Beijing" in ctx.text
+        before = {r.id for r in mem.list(user_id="u", status="all")}
+        reply = "From what I remember: " + " | ".join(ctx.text.splitlines())
+        mem.add(
+            [{"role": "user", "content": "Where do I live?"}, {"role": "assistant", "content": reply}],
+            user_id="u",
+            at="2026-12-02T10:00:00+00:00",
+        )
+        after = mem.list(user_id="u")
+        assert {r.id for r in after} <= before and not any("Beijing" in r.text for r in after)
+        # what the assistant says beside the recited lines is still its own
+        mem.add(
+            [
+                {
+                    "role": "assistant",
+                    # a recited line runs to its line's end, as the context writes one memory per line
+                    "content": "[event · 2026-11-01] The user moved to Shanghai.\nI've booked the movers for "
+                    "Saturday 12 December at 9 am, order MV-20931.",
+                }
+            ],
+            user_id="u",
+            at="2026-12-03T10:00:00+00:00",
+        )
+        booked = [r for r in mem.list(user_id="u") if "MV-20931" in r.text]
+        assert booked and all("Shanghai" not in r.text for r in booked)

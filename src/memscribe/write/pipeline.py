@@ -61,6 +61,7 @@ from memscribe.write.assistant import (
     AssistantTurn,
     judge_assistant_turn,
     speak_of_the_user,
+    without_recited_memories,
 )
 from memscribe.write.encode_llm import LLMEncoder
 from memscribe.write.encode_rules import RuleEncoder, says_nothing_of_speaker, status_of
@@ -296,6 +297,8 @@ class WritePipeline:
             prot = protect(m.content)
             privacy[i] = prot
             clean = prot.clean_text
+            if m.role == "assistant":
+                clean = without_recited_memories(clean)
             _record_redaction(trail, mid, prot)
             trig = trigger(clean, role=m.role)
             sentences = split_sentences(clean)
