@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 
 from memscribe.lang.text import count_tokens, truncate_to_tokens
 from memscribe.models import MemoryRecord, Status
 
-__all__ = ["format_line", "label_for", "pack_lines"]
+__all__ = ["CONTEXT_LINE", "format_line", "label_for", "pack_lines"]
 
 _LABELS_ZH = {
     "preference": "偏好",
@@ -46,6 +47,11 @@ def _date(rec: MemoryRecord) -> str:
     dt: datetime = rec.time_start or rec.created_at
     gran_time = rec.time_start is not None and "T" in (rec.facts.time or "")
     return dt.strftime("%Y-%m-%d %H:%M") if gran_time else dt.strftime("%Y-%m-%d")
+
+
+# A line as format_line writes it, label and date in brackets, up to the line's end (or a "|" an agent joined
+# lines with): "[profile · superseded · 2025-01-10] The user lives in Berlin."
+CONTEXT_LINE = re.compile(r"\[[^\[\]\n]{1,60}? · \d{4}-\d{2}-\d{2}(?: \d{2}:\d{2})?\][^\[\]|\n]*")
 
 
 def format_line(rec: MemoryRecord, *said_with: str) -> str:

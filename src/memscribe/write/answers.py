@@ -64,9 +64,8 @@ def answered(asked: Asked | None, message: Message, sentences: list[Sentence]) -
     to a yes/no question, a reply that opens with its yes or no."""
     if asked is None or (asked.message.role, asked.message.name) == (message.role, message.name):
         return None
-    if (
-        asked.polar and sentences and opens_with_decision(message.content)
-    ):  # a leading "Yes," is cut from sentences
+    # the words as said: a leading "Yes," is cut from the sentences
+    if asked.polar and sentences and opens_with_decision(message.content):
         return asked
     if not asked.trailing:
         return None

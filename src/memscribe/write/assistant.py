@@ -11,7 +11,6 @@ person is ruled.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -19,6 +18,7 @@ import numpy as np
 from memscribe.judge.statements import StatementJudgement, judge_statements
 from memscribe.lang.clauses import Sentence
 from memscribe.providers.embedders import Embedder
+from memscribe.read.assemble import CONTEXT_LINE
 from memscribe.write.encode_rules import name_addressee
 
 __all__ = [
@@ -31,15 +31,12 @@ __all__ = [
 
 ASSISTANT_SUBJECT = {"zh": "助手", "en": "the assistant"}
 
-# A context line as read/assemble.py writes it ("[profile · superseded · 2025-01-10] The user lives in Berlin."),
-# up to the next line, bracket or "|": an agent that passes its recalled context on in its reply recites memories
-RECITED_MEMORY = re.compile(r"\[[^\[\]\n]{1,60}? · \d{4}-\d{2}-\d{2}(?: \d{2}:\d{2})?\][^\[\]|\n]*")
-
 
 def without_recited_memories(text: str) -> str:
-    """An assistant's reply less the memory lines it recites from its context: they are known already, and a
-    recited superseded version stored again as the assistant's statement would bring the old value back."""
-    return RECITED_MEMORY.sub(" ", text).strip()
+    """An assistant's reply less the memory lines it recites from its context (an agent that passes its recalled
+    context on): they are known already, and a recited superseded version stored again as the assistant's
+    statement would bring the old value back."""
+    return CONTEXT_LINE.sub(" ", text).strip()
 
 
 def speak_of_the_user(text: str, lang: str) -> str:

@@ -105,27 +105,34 @@ _LEFT, _RIGHT = "(?<![A-Za-z])", "(?![A-Za-z])"  # a country's name is a word of
 
 
 @cache
-def _country_names() -> tuple[tuple[re.Pattern[str], str], ...]:
-    """Each region's English and Chinese display names (from libphonenumber's own data) -> region code."""
-    out = []
+def _country_name_list() -> tuple[tuple[str, str], ...]:
+    """Each region's English and Chinese display names (from libphonenumber's own data), and a few cities and
+    short forms, with their region code."""
+    out: list[tuple[str, str]] = []
     for region in sorted(pn.SUPPORTED_REGIONS):
         for lang in ("en", "zh"):
             name = _region_display_name(region, lang)
             if name and len(name) >= 2:
-                out.append((re.compile(rf"{_LEFT}{re.escape(name)}{_RIGHT}"), region))
+                out.append((name, region))
     extra = {"UK": "GB", "Britain": "GB", "England": "GB", "London": "GB", "USA": "US", "America": "US",
              "Canada": "CA", "Toronto": "CA", "Sydney": "AU", "Melbourne": "AU", "Tokyo": "JP", "Paris": "FR",
              "Berlin": "DE", "Munich": "DE", "Seoul": "KR", "Mumbai": "IN", "Delhi": "IN", "台湾": "TW",
              "香港": "HK", "澳门": "MO", "英国": "GB", "美国": "US", "日本": "JP", "韩国": "KR", "东京": "JP"}  # fmt: skip
-    out.extend((re.compile(rf"{_LEFT}{re.escape(k)}{_RIGHT}"), v) for k, v in extra.items())
+    out.extend(extra.items())
     return tuple(out)
 
 
 @cache
+def _country_names() -> tuple[tuple[re.Pattern[str], str], ...]:
+    """One pattern per name -> region code."""
+    return tuple((re.compile(rf"{_LEFT}{re.escape(n)}{_RIGHT}"), r) for n, r in _country_name_list())
+
+
+@cache
 def _any_country_name() -> re.Pattern[str]:
-    """One pattern that matches where any of ``_country_names()`` does (the same names, lookbehind and
-    lookahead): most texts with a number name no country, and then one scan replaces ~500."""
-    names = "|".join(rx.pattern[len(_LEFT) : -len(_RIGHT)] for rx, _ in _country_names())
+    """Matches where any of ``_country_names()`` does: most texts with a number name no country, and then one
+    scan replaces ~500."""
+    names = "|".join(re.escape(n) for n, _ in _country_name_list())
     return re.compile(rf"{_LEFT}(?:{names}){_RIGHT}")
 
 
