@@ -72,6 +72,36 @@ REAL_CHANGES = [
         "12",
     ),
     ("zh-reschedule", "下周五我要去北京出差。", "去北京出差改到下周一了。", "出差"),
+    # a habit ended, said without a negation of the old words ("戒了", "stopped running", "不再")
+    ("zh-habit-quit", "我每天早上都要喝两杯咖啡", "最近把咖啡戒了，现在一口都不喝", "两杯"),
+    ("zh-habit-no-more", "我每周六都去游泳", "膝盖受伤以后就不再游泳了", "每周六"),
+    (
+        "en-habit-stopped",
+        "I run 5k every morning before work.",
+        "I stopped running after my knee surgery.",
+        "5k",
+    ),
+    (
+        "en-habit-anymore",
+        "I go to the climbing gym every Tuesday.",
+        "I don't go climbing anymore.",
+        "Tuesday",
+    ),
+    # a liking replaced by another of the same kind of thing
+    ("zh-liking-colour", "我最喜欢的颜色是蓝色", "我现在更喜欢绿色了", "蓝色"),
+    ("zh-liking-tea", "我平时喜欢喝红茶", "最近改喝绿茶了，更喜欢绿茶的清爽", "红茶"),
+    (
+        "en-liking-seat",
+        "I prefer window seats on flights.",
+        "Actually I've started preferring aisle seats.",
+        "window",
+    ),
+    (
+        "en-liking-favourite",
+        "My favorite band is Radiohead.",
+        "These days my favorite band is Arcade Fire.",
+        "Radiohead",
+    ),
 ]
 
 
@@ -127,6 +157,36 @@ TRAPS = [
     ("en-stance-other", "I love green tea.", "I don't eat sweets anymore.", "green tea"),
     # two trips, both true at their own times
     ("en-two-trips", "I went to Paris in 2025.", "I'm going to Rome next month.", "Paris"),
+    # a stop word said of another thing, of another person, or of a pause
+    ("zh-habit-other-thing", "我每天早上都要喝两杯咖啡", "我不喝酒，一口都不喝", "两杯"),
+    (
+        "en-habit-third",
+        "I run 5k every morning before work.",
+        "My brother stopped running after his surgery.",
+        "5k",
+    ),
+    (
+        "en-habit-pause",
+        "I run 5k every morning before work.",
+        "I stopped running for a while, it's too hot.",
+        "5k",
+    ),
+    (
+        "en-stopped-by",
+        "I go to the farmers market every Saturday.",
+        "I stopped by the farmers market today.",
+        "every",
+    ),
+    # a liking added beside the others, or a liking of another kind of thing
+    ("zh-liking-added", "我喜欢看电影", "我最近开始喜欢爬山了", "电影"),
+    ("zh-liking-other-kind", "我最喜欢的颜色是蓝色", "我现在更喜欢喝绿茶了", "蓝色"),
+    (
+        "en-liking-other-kind",
+        "I prefer window seats on flights.",
+        "I now prefer Delta over United.",
+        "window",
+    ),
+    ("en-liking-also", "I love Italian food.", "I also like Thai food these days.", "Italian"),
 ]
 
 
@@ -422,3 +482,40 @@ def test_approving_a_held_report_closes_its_plan_and_rejecting_it_leaves_the_pla
             else:
                 m.reject(held[0].id)
                 assert m.get(plan.id).facts.status == "pending" and m.get(plan.id).version == plan.version
+
+
+# ------------------------------------------------------------------ a plan moved, often by someone else's words
+MOVE_OLD_AT = "2026-03-02T10:00:00+00:00"
+MOVE_NEW_AT = "2026-03-03T10:00:00+00:00"
+PLAN_MOVES = [
+    # the words both share are a name and a "1:1": the relation model reads which plan moved
+    (
+        "en-moved-by-other",
+        "1:1 with my manager Priya is Wednesday at 2pm",
+        "Priya pushed our 1:1 to Thursday 4pm",
+    ),
+    ("zh-moved-by-other", "周三下午两点跟王经理开会", "王经理把会改到周五上午十点了"),
+    ("en-bumped", "Team offsite with Marco is on March 12", "Marco bumped the offsite to March 19"),
+]
+
+
+@pytest.mark.parametrize(("case", "old", "new"), PLAN_MOVES, ids=[c[0] for c in PLAN_MOVES])
+def test_a_moved_plan_takes_the_new_time(mem, case, old, new):
+    rows = _write(mem, case, [(MOVE_OLD_AT, old), (MOVE_NEW_AT, new)])
+    active = [m for m in rows if m.status == Status.active]
+    assert len(active) == 1 and [m.status for m in rows].count(Status.superseded) == 1, [
+        (m.text, m.status) for m in rows
+    ]
+    assert active[0].time_start is not None and active[0].time_start.date().isoformat() > "2026-03-04"
+
+
+def test_a_move_of_another_plan_keeps_the_first(mem):
+    rows = _write(
+        mem,
+        "en-moved-other-plan",
+        [
+            (MOVE_OLD_AT, "I have a dentist appointment on Tuesday at 10am"),
+            (MOVE_NEW_AT, "Bob moved the team lunch to Friday"),
+        ],
+    )
+    assert {m.status for m in rows} == {Status.active}, [(m.text, m.status) for m in rows]

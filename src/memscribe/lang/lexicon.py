@@ -229,6 +229,17 @@ CHANGE = re.compile(
     r"|失业了|被裁了?|丢了工作",
     re.IGNORECASE,
 )
+# a plan moved to another time with the thing moved in between: "Priya pushed our 1:1 to Thursday", "they bumped
+# the demo to the 14th", "客户把见面改到周五" (the single change words are in CHANGE; "pushed" or "bumped" alone
+# are not change words: "pushed myself", "bumped into Tom")
+MOVED_TO = re.compile(
+    r"\b(?:moved|pushed(?:\s+back)?|postponed|rescheduled|delayed|bumped|shifted|changed|switched|moved\s+up)"
+    r"\s+(?:[\w'’:-]+\s+){0,5}?(?:to|until|till)"
+    r"\s+(?:next\s+|this\s+|the\s+)?(?:mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec"
+    r"|tomorrow|\d)"
+    r"|(?:改|挪|推迟|延期|顺延|推|调|提前)到了?(?=周|星期|礼拜|下|明|后|本|这|\d|[一二三四五六七八九十])",
+    re.IGNORECASE,
+)
 EXCEPTION = re.compile(
     r"但是|但|不过|除了|除非|例外|唯独|只有.{0,6}可以|可以例外"
     r"|\b(?:except|but|unless|however|although|though|apart from|other than)\b",
@@ -238,6 +249,19 @@ PREFERENCE = re.compile(
     r"喜欢|爱吃|爱喝|爱看|爱玩|爱好|偏好|更喜欢|最喜欢|讨厌|受不了|不爱|过敏|忌口|口味|习惯|平时就?爱|一般都?"
     r"|\b(?:prefer|prefers|like|likes|love|loves|enjoy|enjoys|hate|hates|favou?rite|allergic|can'?t stand|"
     r"fond of|into|dislike|dislikes|passionate about)\b",
+    re.IGNORECASE,
+)
+# a liking that rules out its alternatives ("prefer", "favourite", 更喜欢, 最喜欢): a new one of the same thing
+# replaces the old one, where "I also like hiking" or 开始喜欢爬山 adds a liking beside the others
+EXCLUSIVE_LIKING = re.compile(
+    r"更喜欢|更爱|更偏爱|更偏向|最喜欢|最爱|偏好|改喜欢|改成|换成|变成"
+    r"|\b(?:prefer|prefers|preferring|preferred|rather|favou?rite|instead of|switched to|switched over to)\b",
+    re.IGNORECASE,
+)
+# a liking said as the one that holds now, against an older one
+NOW_LIKING = re.compile(
+    r"现在|如今|最近|这阵子|这段时间|后来|开始|改|变|换"
+    r"|\b(?:now|these days|nowadays|lately|started|starting|start|anymore|switched|instead|changed)\b",
     re.IGNORECASE,
 )
 CONSTRAINT = re.compile(

@@ -164,6 +164,16 @@ _EN_ADVERB = frozenset(
         "absolutely",
         "mostly",
         "typically",
+        "now",
+        "only",
+        "currently",
+        "mainly",
+        "seldom",
+        "hardly",
+        "barely",
+        "occasionally",
+        "regularly",
+        "finally",
     ]
 )
 _EN_I_VERB = re.compile(r"\b[Ii]((?:\s+(?:" + "|".join(sorted(_EN_ADVERB)) + r"))?)\s+([a-z]+)\b")
@@ -209,7 +219,14 @@ _ASSISTANT_NAMES = frozenset({"助手", "the assistant"})
 
 # "And Ruby has a science fair." / "对了，我下周出差": the connective ties the turn to the one before it, which the
 # memory does not hold, so it is dropped ("So far, so good" and "But ..." keep theirs: they carry meaning)
-_EN_CONNECTIVE = re.compile(r"^(?:oh,?\s+)?(?:and|also|plus)\b,?\s+(?=\S+\s+\S)", re.I)
+_EN_CONNECTIVE = re.compile(
+    r"^(?:oh,?\s+)?(?:and|also|plus)\b,?\s+(?=\S+\s+\S)"
+    # a discourse marker before the speaker's own clause ("actually I've started …", "Well, my flight …"): it
+    # says how the turn follows the last one, not what holds ("So far, so good" keeps its "So")
+    r"|^(?:(?:oh|well|actually|anyway|anyways|btw|by the way|ok|okay|so|um|uh|hmm|yeah|fyi|update|heads up)"
+    r"\b[,:!]?\s+)+(?=(?:I|I'm|I've|I'll|I'd|we|we're|we've|my|our)\b)",
+    re.I,
+)
 _ZH_CONNECTIVE = re.compile(r"^(?:对了|还有|另外|此外|而且)[，,]\s*|^(?:另外|此外|而且)(?=\S{4})")
 
 

@@ -73,9 +73,93 @@ _LIKING_KINDS = frozenset({"preference", "constraint"})
 # about something else is not a retraction of an older "I like X"
 _STANCE_CHANGE = re.compile(
     r"现在不|如今不|不再|再也不|已经不|戒了|改[喝吃用成为]"
-    r"|\b(?:no longer|anymore|any more|stopped|quit|gave up|switched to)\b",
+    r"|\b(?:no longer|anymore|any more|stopped(?! by\b)|quit|gave up|switched to)\b",
     re.IGNORECASE,
 )
+
+# a habit or a liking said to have ended: "戒了", "不跑步了", "stopped running", "don't … anymore", "gave up".
+# "不X了" is Chinese for "no longer X" ("现在不喝了"); it is asked of the thing both statements name
+_STANCE_ENDED = re.compile(
+    rf"(?:{_STANCE_CHANGE.pattern})|不[\u4e00-\u9fff]{{1,3}}了|没再|\b(?:given up)\b",
+    re.IGNORECASE,
+)
+_PAUSED = re.compile(
+    rf"(?:{lx.TEMPORARY.pattern})|这周|这几天|这两天|先不|等.{{1,8}}再|"
+    r"\b(?:for a while|for a bit|for a few (?:days|weeks)|this week|until|till)\b",
+    re.IGNORECASE,
+)
+# the word endings an English verb or noun takes ("run", "runs", "running"): a habit and its end are said in
+# different forms of one word
+_EN_ENDING = re.compile(r"(?:ing|ed|es|s)$")
+
+
+def _stems(words: set[str]) -> set[str]:
+    out = set()
+    for w in words:
+        if w.isascii() and len(w) >= 4:
+            w = _EN_ENDING.sub("", w)
+            if len(w) > 3 and w[-1] == w[-2]:  # "running" -> "runn" -> "run"
+                w = w[:-1]
+        out.add(w)
+    return out
+
+
+def _is_habit(r: MemoryRecord) -> bool:
+    """A standing habit or liking of the old memory: a recurrence, a habit word ("usually", "每天") or a
+    liking kind, said without a negation."""
+    if r.facts.negated or r.kind.value in _OPEN_KINDS:
+        return False
+    return bool(r.facts.recurrence) or r.kind.value in _LIKING_KINDS or bool(lx.HABIT.search(r.raw))
+
+
+def _habit_ended(c: Candidate, r: MemoryRecord) -> bool:
+    """The new memory says the old habit or liking ended ("我每天喝两杯咖啡" then "最近把咖啡戒了"; "I run 5k
+    every morning" then "I stopped running after my knee surgery"): the stop word is said of a thing both name
+    (in any form of the word) and the new memory is no plan or task of its own."""
+    if not _is_habit(r) or c.kind.value in _OPEN_KINDS:
+        return False
+    names = {c.subject, r.facts.subject or ""}
+    shared = _stems(object_terms(c.text, names)) & _stems(object_terms(r.text, names))
+    shared -= _stems(set(topic_terms(" ".join(m.group(0) for m in _STANCE_ENDED.finditer(c.raw)))))
+    if not shared:
+        return False
+    if _PAUSED.search(c.raw):
+        return False  # "stopped painting for a while", "这周先不跑了": a pause, the habit stands
+    for clause in re.split(r"[，,。.;；!！?？]", c.raw):
+        if _STANCE_ENDED.search(clause) and _stems(topic_terms(_STANCE_ENDED.sub(" ", clause))) & shared:
+            return True
+    return False
+
+
+def _same_head(a: set[str], b: set[str]) -> bool:
+    """A Chinese word of each side ends in the same character: a compound's last character is its head, so
+    蓝色 and 绿色 are both colours, 红茶 and 绿茶 both teas."""
+    heads = {w[-1] for w in a if len(w) >= 2 and "\u4e00" <= w[-1] <= "\u9fff"}
+    return any(len(w) >= 2 and w[-1] in heads for w in b)
+
+
+def _liking_replaced(c: Candidate, r: MemoryRecord) -> bool:
+    """A new liking that rules out others, said as the one that holds now, of the same kind of thing as an
+    older liking ("我最喜欢的颜色是蓝色" then "我现在更喜欢绿色了"; "I prefer window seats" then "I've started
+    preferring aisle seats"): each names a thing the other does not, and they share what kind of thing it
+    is — a word both hold ("seats"), or a Chinese compound's head (蓝色 / 绿色). "I've started to like hiking"
+    adds a liking beside the others: it rules nothing out."""
+    # (a liking said as a change reads to the kind model as a fact: "I've started preferring aisle seats")
+    if r.kind.value not in _LIKING_KINDS or c.kind.value not in (*_LIKING_KINDS, "fact"):
+        return False
+    if r.facts.negated or c.negated or not substitutes(c.raw, r.raw):
+        return False
+    if not (lx.EXCLUSIVE_LIKING.search(c.raw) and lx.NOW_LIKING.search(c.raw)):
+        return False
+    if not lx.EXCLUSIVE_LIKING.search(r.raw) and not lx.PREFERENCE.search(r.raw):
+        return False
+    names = {c.subject, r.facts.subject or ""}
+    new_terms = object_terms(c.text, names) - _SOFT
+    old_terms = object_terms(r.text, names) - _SOFT
+    return bool(_stems(new_terms) & _stems(old_terms)) or _same_head(
+        new_terms - old_terms, old_terms - new_terms
+    )
+
 
 # events, tasks and plans happen at a time: a fuller account of another day is another memory
 _DATED_KINDS = frozenset({"event", "task", "plan"})
@@ -148,7 +232,9 @@ _CHANGE_MORE = re.compile(
     re.IGNORECASE,
 )
 # any change cue, to ask what it is said of: "A lot has changed since last time" is said of nothing stored
-_CHANGE_CUE = re.compile(f"(?:{lx.CHANGE.pattern})|(?:{_CHANGE_MORE.pattern})", re.IGNORECASE)
+_CHANGE_CUE = re.compile(
+    f"(?:{lx.CHANGE.pattern})|(?:{_CHANGE_MORE.pattern})|(?:{lx.MOVED_TO.pattern})", re.IGNORECASE
+)
 _STATUS_CUE = re.compile(f"(?:{lx.DONE.pattern})|(?:{lx.CANCELLED.pattern})", re.IGNORECASE)
 _ASSISTANT = frozenset(ASSISTANT_SUBJECT.values())
 # the learned slots that confirm a rule slot: the model splits what the cue words join ("joined Stripe as a
@@ -276,13 +362,17 @@ def decide_merge(
     update_threshold: float = 1.0,
     close_p: Mapping[str, float] | None = None,
     close_threshold: float = 1.0,
+    moved_p: Mapping[str, float] | None = None,
+    moved_threshold: float = 1.0,
 ) -> MergeDecision:
     """``at`` is when the new memory was said; ``learned_slot`` the slot model's reading of it (judge/slots.py):
     a rule slot the model does not confirm ("joined a new activist group" is no employer) supersedes nothing.
     ``update_p`` is the relation model's P(update) per neighbour id (write/relation_judge.py): when no rule
     decides, a neighbour at or above ``update_threshold`` is superseded if identity holds (see
     :func:`_model_update`). ``close_p`` is its P(done) + P(cancel) per pending plan or task: at or above
-    ``close_threshold``, a plan whose time has come is closed when no rule decided (:func:`_model_close`)."""
+    ``close_threshold``, a plan whose time has come is closed when no rule decided (:func:`_model_close`).
+    ``moved_p`` is its P(update) per pending plan when the new memory says a plan was moved to another time:
+    at or above ``moved_threshold`` that plan takes the new time (:func:`_model_moved`)."""
     same_subject = [n for n in neighbours if (n.record.facts.subject or "user") == c.subject]
     same_subject.sort(key=lambda n: -n.similarity)
     # what the assistant booked or set up is the user's plan: the user's "复查了" reports that booking done
@@ -291,7 +381,7 @@ def decide_merge(
         plans_of = same_subject + sorted(
             (n for n in neighbours if n.record.facts.subject in _ASSISTANT), key=lambda n: -n.similarity
         )
-    change = c.change or bool(_CHANGE_MORE.search(c.raw))
+    change = c.change or bool(_CHANGE_MORE.search(c.raw) or lx.MOVED_TO.search(c.raw))
     cand_anchors = c.facts.anchors()
     cand_dist = _distinguishing(c.facts, c.text)
     lang = c.facts.lang or "en"
@@ -349,6 +439,21 @@ def decide_merge(
                 return Close(target=r.id, why=f"plan done: {done}")
             held = held or _kept_both(r, blocked, f"plan done: {done}")
 
+    for n in same_subject:
+        # a habit ended is a change of the habit, however far apart the sentences embed; so is a liking
+        # replaced by another of the same kind of thing
+        r = n.record
+        if _liking_replaced(c, r):
+            blocked = supersede_blockers(c.raw, r.raw, lang)
+            if not blocked:
+                return Supersede(target=r.id, why="a newer liking of the same kind of thing")
+            held = held or _kept_both(r, blocked, "a liking replaced")
+            continue
+        if _habit_ended(c, r):
+            blocked = supersede_blockers(c.raw, r.raw, lang)
+            if not blocked:
+                return Supersede(target=r.id, why="the habit or liking it names has ended")
+            held = held or _kept_both(r, blocked, "a habit ended")
     for n in same_subject:
         r = n.record
         if n.similarity < cfg.slot_similarity:
@@ -426,6 +531,10 @@ def decide_merge(
                     target=r.id, why="newer statement with the opposite polarity about the same thing"
                 )
             held = held or _kept_both(r, blocked, "a changed stance")
+    if held is None and moved_p:
+        moved = _model_moved(c, plans_of, moved_p, moved_threshold, lang)
+        if moved is not None:
+            return moved
     if held is None and close_p:
         closed = _model_close(c, plans_of, close_p, close_threshold, at, lang)
         if closed is not None:
@@ -433,6 +542,34 @@ def decide_merge(
     if held is None and update_p:
         return _model_update(c, same_subject, update_p, update_threshold, lang) or Add()
     return held or Add()
+
+
+def _model_moved(
+    c: Candidate, plans_of: list[Neighbour], moved_p: Mapping[str, float], threshold: float, lang: str
+) -> MergeDecision | None:
+    """The new memory says a plan was moved to another time ("Priya pushed our 1:1 to Thursday 4pm",
+    "客户把见面改到周五了") and the relation model reads one pending plan as the one moved: it takes the new
+    time. Identity as for a rule's reschedule: a dated plan on another day than the new one, something both
+    name beyond the subject (a name counts: the 1:1 with Priya is moved by Priya), and no guard."""
+    if c.time_start is None or c.kind.value not in ("plan", "event"):
+        return None
+    for n in sorted(plans_of, key=lambda n: -moved_p.get(n.record.id, 0.0)):
+        r = n.record
+        p = moved_p.get(r.id, 0.0)
+        if p < threshold:
+            break
+        if not pending_open(r) or r.time_start is None or r.time_start == c.time_start:
+            continue
+        names = {c.subject, r.facts.subject or ""}
+        if not (
+            object_terms(c.text, names) & object_terms(r.text, names) or c.facts.anchors() & r.facts.anchors()
+        ):
+            continue
+        blocked = supersede_blockers(c.raw, r.raw, lang, people=False)
+        if blocked:
+            return _kept_both(r, blocked, "the plan moved")
+        return Supersede(target=r.id, why=f"the plan moved to another time (p={p:.2f})")
+    return None
 
 
 def _model_close(

@@ -36,6 +36,7 @@ from memscribe.decisions import (
 )
 from memscribe.decisions import Merge as MergeDecisionMerge
 from memscribe.judge.slots import guess_slot
+from memscribe.lang import lexicon as lx
 from memscribe.lang.address import strip_vocatives
 from memscribe.lang.clauses import Sentence, split_sentences
 from memscribe.lang.entities import extract_entities
@@ -73,6 +74,7 @@ from memscribe.write.protect import protect
 from memscribe.write.relation_judge import (
     CLOSE_THRESHOLD,
     close_probabilities,
+    moved_probabilities,
     supersede_threshold,
     update_probabilities,
 )
@@ -753,6 +755,19 @@ class WritePipeline:
         vec, vectors = self._pair_vectors(cand, vec, mine)
         return update_probabilities(cand, vec, [(n.record, n.similarity) for n in mine], vectors, at)
 
+    def _moved_probabilities(
+        self, cand: Candidate, vec: np.ndarray, neighbours: list[Neighbour], at: datetime | None
+    ) -> dict[str, float]:
+        """The relation model's P(update) of each pending plan among the neighbours, only for a candidate that
+        says a plan was moved to another time (lexicon MOVED_TO)."""
+        if cand.time_start is None or not lx.MOVED_TO.search(cand.raw):
+            return {}
+        plans = [n for n in neighbours if pending_open(n.record) and n.record.kind.value == "plan"]
+        if not plans:
+            return {}
+        vec, vectors = self._pair_vectors(cand, vec, plans)
+        return moved_probabilities(cand, vec, [(n.record, n.similarity) for n in plans], vectors, at)
+
     def _close_probabilities(
         self, cand: Candidate, vec: np.ndarray, neighbours: list[Neighbour], at: datetime | None
     ) -> dict[str, float]:
@@ -831,6 +846,8 @@ class WritePipeline:
                 update_threshold=supersede_threshold() if self.cfg.relation_supersede else 1.0,
                 close_p=self._close_probabilities(cand, vec, neighbours, said_at),
                 close_threshold=CLOSE_THRESHOLD,
+                moved_p=self._moved_probabilities(cand, vec, neighbours, said_at),
+                moved_threshold=supersede_threshold(),
             )
         if vaulted and isinstance(decision, MergeDecisionMerge | Update):
             # placeholders hide the values: "寄到[地址#1]" twice may be two different addresses. The newer

@@ -20,7 +20,13 @@ from memscribe.judge.slots import guess_slot
 from memscribe.models import MemoryRecord
 from memscribe.write.merge import pending_open
 
-__all__ = ["CLOSE_THRESHOLD", "close_probabilities", "supersede_threshold", "update_probabilities"]
+__all__ = [
+    "CLOSE_THRESHOLD",
+    "close_probabilities",
+    "moved_probabilities",
+    "supersede_threshold",
+    "update_probabilities",
+]
 
 # P(done) + P(cancel) at or above which the model may close a pending plan or task (write/merge.py,
 # _model_close). On grouped CV of the training pairs whose old side is a plan or task, as the write path sees
@@ -114,4 +120,25 @@ def close_probabilities(
         at,
         asked=pending_open,
         score=lambda p: p["done"] + p["cancel"],
+    )
+
+
+def moved_probabilities(
+    cand: Candidate,
+    vec: np.ndarray,
+    neighbours: list[tuple[MemoryRecord, float]],
+    vectors: Mapping[str, np.ndarray],
+    at: datetime | None,
+) -> dict[str, float]:
+    """P(update) of each neighbour that is a pending plan, for a new memory that says a plan was moved to
+    another time ("Priya pushed our 1:1 to Thursday 4pm"): which plan it moved is the model's reading, since
+    the words both share are often only a name or a "1:1". Any subject, as for a close."""
+    return _pair_probabilities(
+        cand,
+        vec,
+        neighbours,
+        vectors,
+        at,
+        asked=lambda r: pending_open(r) and r.kind.value == "plan",
+        score=lambda p: p["update"],
     )
