@@ -114,3 +114,46 @@ def test_an_intents_probe_is_embedded_once_per_embedder(tmp_path):
             assert any("shellfish" in h.memory.text and "standing" in h.why for h in hits)
     probes = [q for q in emb.queries if q not in asks]
     assert len(probes) == 1  # the food probe, once
+
+
+def test_the_kind_read_decides_not_the_kind_stored():
+    """A rule said in passing may be stored as a fact, an event or a plan; the standing test reads the kind
+    it is given (the statement judge's), and an assistant's suggestion stays out whatever is read."""
+    slots = frozenset({"allergy", "diet"})
+    assert is_standing(_rec("x", Kind.plan, "the user"), "allergy", 0.9, slots, kind="constraint")
+    assert not is_standing(_rec("x", Kind.constraint, "the user"), "allergy", 0.9, slots, kind="event")
+    assert not is_standing(_rec("x", Kind.suggestion, "the user"), "diet", 0.9, slots, kind="constraint")
+
+
+@pytest.mark.parametrize(
+    ("said", "ask", "expect"),
+    [
+        # stored as a fact (no allergy word): the slot model read allergy 0.43 under kind fact
+        (
+            "FYI I can't have tree nuts, I carry an EpiPen.",
+            "Pick a restaurant for my team lunch on Friday",
+            "tree nuts",
+        ),
+        # stored as a plan (a clock time) and as an event (a past tense): both kinds were never standing
+        (
+            "Just so you know, nobody should phone me after 9 pm, I'm asleep by then.",
+            "Have the plumber ring me about the leak",
+            "9 pm",
+        ),
+        (
+            "Oh and I stopped eating meat back in January, just so you know.",
+            "Grab me something for lunch, anything quick is fine",
+            "meat",
+        ),
+    ],
+)
+def test_a_rule_said_in_passing_is_read_for_its_kind(tmp_path, said, ask, expect):
+    with Memory(home=tmp_path) as mem:
+        mem.add([{"role": "user", "content": said}], user_id="u", at="2026-06-01T12:00:00+08:00")
+        mem.add(
+            [{"role": "user", "content": "今天天气不错，出去走了走。"}],
+            user_id="u",
+            at="2026-06-02T12:00:00+08:00",
+        )
+        hits = mem.search(ask, user_id="u")
+    assert any(expect in h.memory.text and "standing" in h.why for h in hits)
