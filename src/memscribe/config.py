@@ -58,6 +58,11 @@ class WriteConfig(_Frozen):
     # superseded 161 memories (about 15 real changes are listed there) and cost S 0.759 -> 0.725 at 1000, though
     # the replay of judged pairs (train/supersede_replay.py) showed no false one — a wrong supersede hides a fact
     relation_supersede: bool = False
+    # ... except where identity is an attribute: in a chat with an assistant (not a two-person peer chat), a new
+    # statement of the user's own residence, employer, job, partner, diet or school supersedes an older one the
+    # slot model reads as the same attribute when the relation model reads an update ("我在成都租房住" then
+    # "我上周已经搬到重庆住了"; "I work as a line cook" then "Left the restaurant gig - I've been a barista")
+    attribute_supersede: bool = True
     duplicate_similarity: float = 0.955  # embedding cosine above which two memories say the same thing
     slot_similarity: float = 0.86  # same-slot candidates for supersede / link
     verify: Literal["queue", "inline", "off"] = "queue"

@@ -129,6 +129,8 @@ class Supersede(_Decision):
     action: Literal["supersede"] = "supersede"
     target: str
     why: str
+    # the new memory calls the superseded plan off ("桂林不去了", read as no plan itself): it carries that status
+    cancels: bool = False
 
 
 class Close(_Decision):

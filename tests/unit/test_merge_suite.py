@@ -87,6 +87,19 @@ REAL_CHANGES = [
         "I don't go climbing anymore.",
         "Tuesday",
     ),
+    # the same attribute read by the slot model, the change by the relation model (no shared word, no cue)
+    (
+        "zh-residence-read",
+        "我在成都租房住，每天骑车十分钟到公司",
+        "公司把我调到重庆分部了，我上周已经搬到重庆住了",
+        "成都",
+    ),
+    (
+        "en-diet-read",
+        "I'm pescatarian - fish is fine but no other meat.",
+        "Diet update: I went fully vegan last month, so no fish, eggs or dairy anymore.",
+        "pescatarian",
+    ),
     # a liking replaced by another of the same kind of thing
     ("zh-liking-colour", "我最喜欢的颜色是蓝色", "我现在更喜欢绿色了", "蓝色"),
     ("zh-liking-tea", "我平时喜欢喝红茶", "最近改喝绿茶了，更喜欢绿茶的清爽", "红茶"),
@@ -176,6 +189,19 @@ TRAPS = [
         "I go to the farmers market every Saturday.",
         "I stopped by the farmers market today.",
         "every",
+    ),
+    # a roommate's move said in the user's own message ("我得…"): the attribute is the roommate's
+    (
+        "zh-roommate-moves",
+        "我在南京江宁租房，跟一个室友合租",
+        "室友下个月要搬去苏州了，我得重新找个合租的人",
+        "南京",
+    ),
+    (
+        "en-roommate-moves",
+        "I rent a flat in Leeds with a roommate.",
+        "My roommate is moving to Austin next month, so I need a new roommate.",
+        "Leeds",
     ),
     # a liking added beside the others, or a liking of another kind of thing
     ("zh-liking-added", "我喜欢看电影", "我最近开始喜欢爬山了", "电影"),
@@ -334,6 +360,20 @@ CLOSES = [
         ("2026-06-05T10:00:00+00:00", "I cancelled the Nopa dinner on 12 June."),
         "Nopa",
     ),
+    # called off in words that embed far from the plan (cosine 0.85), and a plan called off by a message the
+    # kind model reads as no plan (a profile of the mother): the cancel words name the plan's place
+    (
+        "en-cancel-far",
+        ("2026-08-03T10:00:00-07:00", "Our team offsite in Napa is on August 20."),
+        ("2026-08-06T16:00:00-07:00", "They called off the Napa offsite, budget cuts."),
+        "Napa",
+    ),
+    (
+        "zh-cancel-not-a-plan",
+        ("2026-04-10T20:00:00+08:00", "五一打算带爸妈去桂林玩三天，高铁票已经抢到了"),
+        ("2026-04-22T21:00:00+08:00", "桂林不去了，我妈腰疼犯了走不了远路，票也退了"),
+        "桂林",
+    ),
 ]
 
 
@@ -346,6 +386,7 @@ def test_a_cancelled_or_done_plan_is_closed(mem, case, old, new, word):
     if "cancel" in case:
         # a cancelled plan is void: its cancellation supersedes it
         assert first.status == Status.superseded and first.superseded_by == report.id, seen
+        assert report.facts.status == "cancelled", seen
         return
     # a done plan is what took place (its ids, people and place stay true): it stays in recall, now done, in
     # a new version a rollback reopens; the report points to it
@@ -519,3 +560,29 @@ def test_a_move_of_another_plan_keeps_the_first(mem):
         ],
     )
     assert {m.status for m in rows} == {Status.active}, [(m.text, m.status) for m in rows]
+
+
+def test_a_peer_chat_keeps_attribute_changes_to_the_rules(mem):
+    """Two named speakers: the relation model's attribute supersede is for chats with an assistant (on LoCoMo's
+    peer chats its supersedes cost recall); a peer's bare job change stays beside the old job."""
+    uid = "peer-attribute"
+    turns = [
+        ("2026-02-02T09:00:00+00:00", "I work as a line cook at a seafood place downtown.", "Ana"),
+        (
+            "2026-06-22T09:00:00+00:00",
+            "Left the restaurant gig - I've been a barista at Blue Bottle for two weeks now.",
+            "Ana",
+        ),
+    ]
+    for at, text, name in turns:
+        mem.add(
+            [
+                {"role": "user", "name": name, "content": text},
+                {"role": "user", "name": "Ben", "content": "Wow, nice!"},
+            ],
+            user_id=uid,
+            at=at,
+        )
+    mem.flush()
+    rows = mem.list(user_id=uid, status="all")
+    assert {m.status for m in _of(rows, "line cook")} == {Status.active}, [(m.text, m.status) for m in rows]

@@ -79,6 +79,8 @@ def test_zh_weekday_with_clock_is_one_hour_mention() -> None:
         ("上周三", "2026-06-03"),
         ("周五", "2026-06-12"),  # no tense marker: the next one on/after today
         ("我周五去了医院", "2026-06-05"),  # past tense: the most recent one before today
+        ("周五约了老王吃饭", "2026-06-12"),  # a day arranged is ahead, whatever the 了
+        ("周五的饭局取消了", "2026-06-12"),  # and so is a day called off
         ("礼拜天去教堂", "2026-06-14"),
     ],
 )

@@ -212,7 +212,9 @@ _FUTURE = re.compile(
     r"\s+(?:next\s+|this\s+|the\s+)?(?:mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|\d)"
     # "客户把见面改到周五了", "推迟到下周三": the day a plan was moved to is ahead, whatever the 了
     r"|(?:改|挪|推迟|延期|延|顺延|推|调|换|提前|定)到了?(?=周|星期|礼拜|下|明|后|本|这|\d|[一二三四五六七八九十])"
-    r"|要|(?<![个开有聚约例晚宴舞])会(?!议|员|计|场)|将|打算|准备|计划",
+    r"|要|(?<![个开有聚约例晚宴舞])会(?!议|员|计|场)|将|打算|准备|计划"
+    # "周六晚上约了老王吃饭", "周六的饭局取消了": a day arranged or called off is ahead, whatever the 了
+    r"|约了|约好|取消|不去了",
     re.I,
 )
 _CJK_CHAR = re.compile(r"[\u4e00-\u9fff]")

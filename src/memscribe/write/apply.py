@@ -206,6 +206,8 @@ class Applier:
                 links.append(RecordLink(type=d.type, target=d.target))
             action, why = "review", "; ".join(review.reasons)
         elif isinstance(d, Supersede):
+            if d.cancels and rec.facts.status != "cancelled":
+                rec = rec.model_copy(update={"facts": rec.facts.model_copy(update={"status": "cancelled"})})
             old = self._store.get_memory(d.target)
             if old is not None:
                 links.append(RecordLink(type="supersedes", target=old.id))

@@ -36,7 +36,7 @@ from memscribe.models import MemoryRecord
 from memscribe.write.assistant import ASSISTANT_SUBJECT
 from memscribe.write.merge_words import SOFT as _SOFT
 from memscribe.write.merge_words import cue_attaches, object_terms, topic_terms
-from memscribe.write.supersede_guard import supersede_blockers
+from memscribe.write.supersede_guard import attribute_said_of_other, supersede_blockers
 
 __all__ = ["Neighbour", "decide_merge", "distinguishing"]
 
@@ -136,6 +136,20 @@ def _same_head(a: set[str], b: set[str]) -> bool:
     蓝色 and 绿色 are both colours, 红茶 and 绿茶 both teas."""
     heads = {w[-1] for w in a if len(w) >= 2 and "\u4e00" <= w[-1] <= "\u9fff"}
     return any(len(w) >= 2 and w[-1] in heads for w in b)
+
+
+def _status_said(c: Candidate, r: MemoryRecord) -> str | None:
+    """The status the new memory gives the old pending plan or task — done or cancelled, said of a thing both
+    name — or None. A plan's cancellation may be read as no plan ("桂林不去了，我妈腰疼犯了" as a profile of
+    the mother): its cancel words still call off the plan whose place they name."""
+    if not pending_open(r):
+        return None
+    things = _shared_things(c, r, _shared_content(c, r))
+    if c.facts.status in ("done", "cancelled") and cue_attaches(c.raw, _STATUS_CUE, things):
+        return c.facts.status
+    if c.kind.value not in _OPEN_KINDS and cue_attaches(c.raw, lx.CANCELLED, things):
+        return "cancelled"
+    return None
 
 
 def _liking_replaced(c: Candidate, r: MemoryRecord) -> bool:
@@ -364,6 +378,8 @@ def decide_merge(
     close_threshold: float = 1.0,
     moved_p: Mapping[str, float] | None = None,
     moved_threshold: float = 1.0,
+    attribute_p: Mapping[str, float] | None = None,
+    attribute_threshold: float = 1.0,
 ) -> MergeDecision:
     """``at`` is when the new memory was said; ``learned_slot`` the slot model's reading of it (judge/slots.py):
     a rule slot the model does not confirm ("joined a new activist group" is no employer) supersedes nothing.
@@ -372,7 +388,9 @@ def decide_merge(
     :func:`_model_update`). ``close_p`` is its P(done) + P(cancel) per pending plan or task: at or above
     ``close_threshold``, a plan whose time has come is closed when no rule decided (:func:`_model_close`).
     ``moved_p`` is its P(update) per pending plan when the new memory says a plan was moved to another time:
-    at or above ``moved_threshold`` that plan takes the new time (:func:`_model_moved`)."""
+    at or above ``moved_threshold`` that plan takes the new time (:func:`_model_moved`). ``attribute_p`` is its
+    P(update) per neighbour of the same subject and attribute (residence, employer …; write/relation_judge.py):
+    at or above ``attribute_threshold`` the newer value replaces the older one (:func:`_attribute_update`)."""
     same_subject = [n for n in neighbours if (n.record.facts.subject or "user") == c.subject]
     same_subject.sort(key=lambda n: -n.similarity)
     # what the assistant booked or set up is the user's plan: the user's "复查了" reports that booking done
@@ -439,6 +457,25 @@ def decide_merge(
                 return Close(target=r.id, why=f"plan done: {done}")
             held = held or _kept_both(r, blocked, f"plan done: {done}")
 
+    for n in plans_of:
+        # "done" / "cancelled" must be said of the old plan's thing: "he still gets the job done" closes no
+        # plan about music, "用户刚刚通过了一次面试" none about a chat two days before. However the sentences
+        # embed: "They called off the Napa offsite" sits at cosine 0.85 from "Our team offsite in Napa is on
+        # August 20" — then two things both name, or one at the neighbours' slot similarity
+        r = n.record
+        status = _status_said(c, r)
+        if status is None:
+            continue
+        shared = _shared_content(c, r)
+        if not shared or (len(_shared_things(c, r, shared)) < 2 and n.similarity < cfg.slot_similarity):
+            continue
+        blocked = supersede_blockers(c.raw, r.raw, lang, people=False)
+        if not blocked:
+            if status == "done":
+                return Close(target=r.id, why="task done")
+            return Supersede(target=r.id, why="task cancelled", cancels=c.facts.status != "cancelled")
+        held = held or _kept_both(r, blocked, f"task {status}")
+
     for n in same_subject:
         # a habit ended is a change of the habit, however far apart the sentences embed; so is a liking
         # replaced by another of the same kind of thing
@@ -484,21 +521,6 @@ def decide_merge(
         shared = _shared_content(c, r)
         shares_anchor = bool(cand_anchors & r.facts.anchors()) or len(shared) >= 2
         things = _shared_things(c, r, shared)
-        # "done" / "cancelled" must be said of the old plan's thing: "he still gets the job done" closes no
-        # plan about music, "用户刚刚通过了一次面试" none about a chat two days before
-        closes_task = (
-            c.facts.status in ("done", "cancelled")
-            and r.facts.status == "pending"
-            and cue_attaches(c.raw, _STATUS_CUE, things)
-        )
-        if closes_task and r.kind.value in ("task", "plan") and shared:
-            blocked = supersede_blockers(c.raw, r.raw, lang, people=False)
-            if not blocked:
-                if c.facts.status == "done":
-                    return Close(target=r.id, why="task done")
-                return Supersede(target=r.id, why=f"task {c.facts.status}")
-            held = held or _kept_both(r, blocked, f"task {c.facts.status}")
-            continue
         dated_pair = {r.kind.value, c.kind.value} <= {"plan", "event", "task"}
         if (
             change
@@ -539,6 +561,10 @@ def decide_merge(
         closed = _model_close(c, plans_of, close_p, close_threshold, at, lang)
         if closed is not None:
             return closed
+    if held is None and attribute_p:
+        replaced = _attribute_update(c, same_subject, attribute_p, attribute_threshold, lang)
+        if replaced is not None:
+            return replaced
     if held is None and update_p:
         return _model_update(c, same_subject, update_p, update_threshold, lang) or Add()
     return held or Add()
@@ -609,6 +635,29 @@ def _model_close(
             return Supersede(target=r.id, why=why)
         return Close(target=r.id, why=why)
     return None
+
+
+def _attribute_update(
+    c: Candidate, same_subject: list[Neighbour], attribute_p: Mapping[str, float], threshold: float, lang: str
+) -> MergeDecision | None:
+    """The relation model reads an update of a neighbour that holds the same attribute of the same subject (the
+    caller asked only about those): the newer value replaces the older one. The attribute is the identity, so
+    no shared word is asked ("works as a line cook" / "has been a barista at Blue Bottle"); the guards are."""
+    best = max(
+        (n for n in same_subject if attribute_p.get(n.record.id, 0.0) >= threshold),
+        key=lambda n: attribute_p[n.record.id],
+        default=None,
+    )
+    if best is None:
+        return None
+    r = best.record
+    blocked = supersede_blockers(c.raw, r.raw, lang)
+    other = attribute_said_of_other(c.raw, lang)
+    if other and not attribute_said_of_other(r.raw, lang):
+        blocked.append(f"the new value is {other}'s")
+    if blocked:
+        return _kept_both(r, blocked, "a newer value of the same attribute")
+    return Supersede(target=r.id, why=f"a newer value of the same attribute (p={attribute_p[r.id]:.2f})")
 
 
 def _model_update(

@@ -73,6 +73,7 @@ from memscribe.write.merge import Neighbour, decide_merge, pending_open
 from memscribe.write.protect import protect
 from memscribe.write.relation_judge import (
     CLOSE_THRESHOLD,
+    attribute_update_probabilities,
     close_probabilities,
     moved_probabilities,
     supersede_threshold,
@@ -645,7 +646,7 @@ class WritePipeline:
             if self.locks.generation(req.user_id) != generation:
                 keyword_hits = None  # another write of this user committed meanwhile: look again
             for unit, cand, vec in zip(units, cands, vectors, strict=True):
-                item = self._write_unit(unit, cand, vec, req, trail, keyword_hits, pending)
+                item = self._write_unit(unit, cand, vec, req, trail, keyword_hits, pending, conversational)
                 used = "rules" if cand.fallback else cand.encoder  # the audit keeps "rules(fallback: …)"
                 report.items.append(item.model_copy(update={"encoder": used, "fallback": cand.fallback}))
                 keyword_hits = None  # only the single-memory case is prefetched
@@ -755,6 +756,18 @@ class WritePipeline:
         vec, vectors = self._pair_vectors(cand, vec, mine)
         return update_probabilities(cand, vec, [(n.record, n.similarity) for n in mine], vectors, at)
 
+    def _attribute_probabilities(
+        self, cand: Candidate, vec: np.ndarray, neighbours: list[Neighbour], at: datetime | None
+    ) -> dict[str, float]:
+        """The relation model's P(update) of each neighbour of the candidate's own subject and attribute."""
+        mine = [n for n in neighbours if (n.record.facts.subject or "user") == cand.subject]
+        if not mine:
+            return {}
+        vec, vectors = self._pair_vectors(cand, vec, mine)
+        return attribute_update_probabilities(
+            cand, vec, [(n.record, n.similarity) for n in mine], vectors, at
+        )
+
     def _moved_probabilities(
         self, cand: Candidate, vec: np.ndarray, neighbours: list[Neighbour], at: datetime | None
     ) -> dict[str, float]:
@@ -814,6 +827,7 @@ class WritePipeline:
         trail: AuditTrail,
         keyword_hits: list[tuple[str, float]] | None,
         first: Callable[[], None] | None,
+        conversational: bool = False,
     ) -> WriteItem:
         a = unit.lead
         carried = [(a.message_id, a.message)]
@@ -848,6 +862,12 @@ class WritePipeline:
                 close_threshold=CLOSE_THRESHOLD,
                 moved_p=self._moved_probabilities(cand, vec, neighbours, said_at),
                 moved_threshold=supersede_threshold(),
+                attribute_p=(
+                    self._attribute_probabilities(cand, vec, neighbours, said_at)
+                    if self.cfg.attribute_supersede and not conversational
+                    else None
+                ),
+                attribute_threshold=supersede_threshold(),
             )
         if vaulted and isinstance(decision, MergeDecisionMerge | Update):
             # placeholders hide the values: "寄到[地址#1]" twice may be two different addresses. The newer

@@ -21,7 +21,9 @@ from memscribe.models import MemoryRecord
 from memscribe.write.merge import pending_open
 
 __all__ = [
+    "ATTRIBUTE_SLOTS",
     "CLOSE_THRESHOLD",
+    "attribute_update_probabilities",
     "close_probabilities",
     "moved_probabilities",
     "supersede_threshold",
@@ -141,4 +143,60 @@ def moved_probabilities(
         at,
         asked=lambda r: pending_open(r) and r.kind.value == "plan",
         score=lambda p: p["update"],
+    )
+
+
+# the attributes a person holds one value of at a time: a newer value replaces the older one (a second hobby,
+# pet or allergy is one more, not a replacement)
+ATTRIBUTE_SLOTS = frozenset({"residence", "employer", "job_title", "relationship", "diet", "school"})
+# the slot model's probability at which its reading names the attribute (its top choice)
+ATTRIBUTE_SLOT_MIN = 0.5
+_SLOT_FAMILY = {
+    "employer": frozenset({"employer", "job_title"}),
+    "job_title": frozenset({"employer", "job_title"}),
+    "residence": frozenset({"residence"}),
+    "relationship": frozenset({"relationship"}),
+    "diet": frozenset({"diet", "allergy"}),
+    "school": frozenset({"school"}),
+}
+
+
+def _attribute(vec: np.ndarray, kind: str, rule_slot: str | None) -> tuple[str | None, bool]:
+    """The attribute a statement is of and whether that reading is confident: the rule's slot when the slot
+    model's top reading agrees with it (confident), else the slot model's top reading (confident at
+    ``ATTRIBUTE_SLOT_MIN``)."""
+    guess = guess_slot(vec, kind)
+    base = (rule_slot or "").split("|", 1)[-1]
+    if base in ATTRIBUTE_SLOTS and guess.slot in _SLOT_FAMILY[base]:
+        return base, True
+    if guess.slot in ATTRIBUTE_SLOTS:
+        return guess.slot, guess.probability >= ATTRIBUTE_SLOT_MIN
+    return None, False
+
+
+def attribute_update_probabilities(
+    cand: Candidate,
+    vec: np.ndarray,
+    neighbours: list[tuple[MemoryRecord, float]],
+    vectors: Mapping[str, np.ndarray],
+    at: datetime | None,
+) -> dict[str, float]:
+    """P(update) of each neighbour of the candidate's own subject that holds the same attribute (residence,
+    employer, job, partner, diet, school) as the candidate: identity is (subject, attribute), the change is the
+    model's reading. Empty when the candidate is of no such attribute."""
+    mine, sure = _attribute(vec, cand.kind.value, cand.slot)
+    if mine is None:
+        return {}
+    family = _SLOT_FAMILY[mine]
+
+    def same_attribute(r: MemoryRecord) -> bool:
+        # both read as the attribute, at least one of them confidently ("Left the restaurant gig - I've been a
+        # barista at Blue Bottle" reads employer at 0.26, "I work as a line cook" at 0.84)
+        if (r.facts.subject or "user") != cand.subject:
+            return False
+        theirs, their_sure = _attribute(vectors[r.id], r.kind.value, r.facts.slot)
+        return theirs is not None and theirs in family and (sure or their_sure)
+
+    return _pair_probabilities(
+        cand, vec, neighbours, vectors, at, asked=same_attribute, score=lambda p: p["update"]
     )

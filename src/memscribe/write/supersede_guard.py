@@ -22,7 +22,7 @@ from memscribe.judge.relations import id_tokens
 from memscribe.lang import lexicon as lx
 from memscribe.lang.clauses import split_sentences
 
-__all__ = ["asks_or_supposes", "ids_of", "supersede_blockers", "third_parties"]
+__all__ = ["asks_or_supposes", "attribute_said_of_other", "ids_of", "supersede_blockers", "third_parties"]
 
 _CIRCLE_ZH = lx.CIRCLE_ZH
 _CIRCLE_EN = lx.CIRCLE_EN
@@ -137,3 +137,26 @@ def supersede_blockers(new_raw: str, old_raw: str, lang: str, *, people: bool = 
     if asks_or_supposes(old_raw, lang):
         why.append("the old text asks or supposes, it states nothing")
     return why
+
+
+_CLAUSE = re.compile(r"[，,。.;；!！?？]|\b(?:so|and|but|because)\b")
+_SLOT_CUES = dict(lx.SLOTS)
+_MOVING = re.compile(
+    r"\b(?:mov(?:e|es|ed|ing)|relocat(?:e|es|ed|ing)) (?:to|back to|out)\b|搬", re.IGNORECASE
+)
+
+
+def attribute_said_of_other(raw: str, lang: str) -> str | None:
+    """The third party a statement's attribute words are said of, or None: "室友下个月要搬去苏州了，我得重新找个
+    合租的人" is the user's own statement (我得…) but the move is the roommate's; "My roommate is moving to
+    Austin, so I need a new roommate" likewise. A clause that holds a residence or employer cue and names a
+    third party, with no word of the speaker's own before the cue, is said of that party."""
+    for clause in _CLAUSE.split(raw):
+        for slot in ("residence", "employer", "relationship"):
+            cue = _SLOT_CUES[slot].search(clause) or lx.CHANGE.search(clause) or _MOVING.search(clause)
+            if cue is None:
+                continue
+            others = third_parties(clause, lang)
+            if others and not lx.SELF.search(clause, 0, cue.start()):
+                return sorted(others)[0]
+    return None
