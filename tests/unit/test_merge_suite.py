@@ -100,6 +100,19 @@ REAL_CHANGES = [
         "Diet update: I went fully vegan last month, so no fish, eggs or dairy anymore.",
         "pescatarian",
     ),
+    # a habit once stopped, taken up again
+    (
+        "zh-habit-resumed",
+        "我戒烟快一年了，现在闻到烟味都难受",
+        "最近项目压力太大，又抽上烟了，一天差不多半包",
+        "戒烟",
+    ),
+    (
+        "en-habit-resumed",
+        "I haven't touched my guitar since college.",
+        "Picked the guitar back up last month, practicing every night.",
+        "college",
+    ),
     # a liking replaced by another of the same kind of thing
     ("zh-liking-colour", "我最喜欢的颜色是蓝色", "我现在更喜欢绿色了", "蓝色"),
     ("zh-liking-tea", "我平时喜欢喝红茶", "最近改喝绿茶了，更喜欢绿茶的清爽", "红茶"),
@@ -202,6 +215,15 @@ TRAPS = [
         "I rent a flat in Leeds with a roommate.",
         "My roommate is moving to Austin next month, so I need a new roommate.",
         "Leeds",
+    ),
+    # "again" said of another thing, of another person, or as an intent
+    ("zh-again-other-thing", "我戒烟快一年了", "我又胖了，这一年长了十斤", "戒烟"),
+    ("zh-again-other-person", "去年膝盖受伤后我就不跑步了", "我女儿又开始跑步了", "不跑步"),
+    (
+        "en-again-intent",
+        "I haven't touched my guitar since college.",
+        "I'm going to pick the guitar back up next month.",
+        "college",
     ),
     # a liking added beside the others, or a liking of another kind of thing
     ("zh-liking-added", "我喜欢看电影", "我最近开始喜欢爬山了", "电影"),

@@ -131,6 +131,64 @@ def _habit_ended(c: Candidate, r: MemoryRecord) -> bool:
     return False
 
 
+# a habit taken up again ("又抽上烟了", "重新开始跑步", "picked the guitar back up", "running again"), said against
+# an older memory of its stop ("戒烟快一年了", "hasn't touched the guitar since college")
+_RESUMED = re.compile(
+    r"又|重新|再次|恢复|重拾|捡起|复吸|复跑"
+    r"|\b(?:again|back up|resumed?|resuming|returned to|back on|back into)\b",
+    re.IGNORECASE,
+)
+_STOPPED_BEFORE = re.compile(
+    rf"(?:{_STANCE_ENDED.pattern})|戒[烟酒糖掉]|\b(?:haven't|hasn't|hadn't|not|never)\b[\w' ]{{0,20}}\bsince\b",
+    re.IGNORECASE,
+)
+# an intent or an obligation says the habit is not taken up yet ("I'll start running again", "我得重新开始锻炼")
+_NOT_YET = re.compile(
+    r"打算|计划|准备|想|要|得|需要|应该"
+    r"|\b(?:will|going to|gonna|plan|planning|want to|wanna|should|need to|have to|hope to|might)\b|'ll\b",
+    re.IGNORECASE,
+)
+
+
+def _heads(terms: set[str]) -> set[str]:
+    """The words of a statement and, for Chinese ones, their last character (a compound's head: 戒烟 -> 烟)."""
+    return terms | {w[-1] for w in terms if "\u4e00" <= w[-1] <= "\u9fff"}
+
+
+def _habit_resumed(c: Candidate, r: MemoryRecord) -> bool:
+    """The new memory says a habit the old one said had stopped is back ("我戒烟快一年了" then "最近压力大，又抽上
+    烟了"; "I haven't touched my guitar since college" then "Picked the guitar back up last month"): the old
+    one's stop and the new one's resumption are each said of a thing both name, and the new one says no intent
+    or obligation (that would be a plan, not the habit back)."""
+    if c.kind.value == "plan" or _NOT_YET.search(c.raw):
+        return False
+    stopped = _said_of(r.raw, _STOPPED_BEFORE, after=2)
+    resumed = _said_of(c.raw, _RESUMED, after=4)
+    return bool(stopped & resumed)
+
+
+def _said_of(raw: str, cue: re.Pattern[str], after: int) -> set[str]:
+    """What a cue is said of: the words (stems) of the clauses of ``raw`` that hold it, the cue's own words
+    left out, and the Chinese characters of the cue and the ``after`` characters that follow it (戒烟快 -> 烟;
+    又抽上烟 -> 抽, 烟): a Chinese verb's object comes right after it, and a word often splits (抽上烟)."""
+    out: set[str] = set()
+    for clause in re.split(r"[，,。.;；!！?？]", raw):
+        for m in cue.finditer(clause):
+            out |= _stems(topic_terms(cue.sub(" ", clause)) - _SOFT)
+            window = clause[m.start() : m.end() + after]
+            out |= {ch for ch in window if "\u4e00" <= ch <= "\u9fff"} - _FUNCTION_CHARS
+            if window.isascii():  # "haven't touched my guitar since": the thing is inside the cue
+                out |= _stems(topic_terms(m.group(0)) - _SOFT - _CUE_WORDS)
+    return out
+
+
+_CUE_WORDS = frozenset({"haven't", "hasn't", "hadn't", "not", "never", "since", "touched", "stopped", "quit"})
+# Chinese characters that name no thing (pronouns, particles, adverbs): a resumption's 我 or 了 is no topic
+_FUNCTION_CHARS = frozenset(
+    "我你他她它们的了着过也都就还又再在是有和跟把被给让从到对为很太最更上下一不没要会能快已经戒重新次恢复拾捡起"
+)
+
+
 def _same_head(a: set[str], b: set[str]) -> bool:
     """A Chinese word of each side ends in the same character: a compound's last character is its head, so
     蓝色 and 绿色 are both colours, 红茶 and 绿茶 both teas."""
@@ -485,6 +543,12 @@ def decide_merge(
             if not blocked:
                 return Supersede(target=r.id, why="a newer liking of the same kind of thing")
             held = held or _kept_both(r, blocked, "a liking replaced")
+            continue
+        if _habit_resumed(c, r):
+            blocked = supersede_blockers(c.raw, r.raw, lang)
+            if not blocked:
+                return Supersede(target=r.id, why="the habit it names, once stopped, is back")
+            held = held or _kept_both(r, blocked, "a habit resumed")
             continue
         if _habit_ended(c, r):
             blocked = supersede_blockers(c.raw, r.raw, lang)
