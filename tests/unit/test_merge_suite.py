@@ -113,6 +113,14 @@ REAL_CHANGES = [
         "Picked the guitar back up last month, practicing every night.",
         "college",
     ),
+    # a relationship ended: the partner's memory (its subject the partner) ends with it
+    ("zh-partner-left", "我男朋友叫陈浩，在银行上班", "我跟陈浩已经分手了，现在的男朋友叫周毅", "银行"),
+    (
+        "en-partner-left",
+        "My boyfriend Mark is a nurse at St. Mary's.",
+        "Mark and I broke up last month.",
+        "nurse",
+    ),
     # a liking replaced by another of the same kind of thing
     ("zh-liking-colour", "我最喜欢的颜色是蓝色", "我现在更喜欢绿色了", "蓝色"),
     ("zh-liking-tea", "我平时喜欢喝红茶", "最近改喝绿茶了，更喜欢绿茶的清爽", "红茶"),
@@ -225,6 +233,9 @@ TRAPS = [
         "I'm going to pick the guitar back up next month.",
         "college",
     ),
+    # someone else's break-up
+    ("zh-partner-other", "我男朋友叫陈浩，在银行上班", "我闺蜜跟她男朋友分手了", "银行"),
+    ("en-partner-other", "My friend Mark is a nurse.", "Mark broke up with his girlfriend.", "nurse"),
     # a liking added beside the others, or a liking of another kind of thing
     ("zh-liking-added", "我喜欢看电影", "我最近开始喜欢爬山了", "电影"),
     ("zh-liking-other-kind", "我最喜欢的颜色是蓝色", "我现在更喜欢喝绿茶了", "蓝色"),

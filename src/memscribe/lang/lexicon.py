@@ -412,6 +412,18 @@ CIRCLE_EN = (
     r"therapist|teammates?|client|mentor|family"
 )
 
+# a partner, as the speaker calls them, and the end of a relationship with one ("我跟陈浩分手了", "we split up")
+PARTNER = re.compile(
+    r"女朋友|男朋友|女友|男友|对象|老婆|老公|妻子|丈夫|太太|爱人|媳妇|未婚妻|未婚夫"
+    r"|\b(?:girlfriend|boyfriend|gf|bf|wife|husband|partner|fianc[ée]e?|spouse)\b",
+    re.IGNORECASE,
+)
+BREAKUP = re.compile(
+    r"分手|离婚|离了婚|分开了|掰了|散了"
+    r"|\b(?:broke up|break up|breaking up|split up|splitting up|divorced|divorcing|separated|called it quits)\b",
+    re.IGNORECASE,
+)
+
 # Greetings, thanks and farewells: they open or close a talk and never answer a question, even when
 # they follow one ("How can I help you today?" / "你好").
 PLEASANTRY = re.compile(

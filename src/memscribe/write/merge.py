@@ -210,6 +210,22 @@ def _status_said(c: Candidate, r: MemoryRecord) -> str | None:
     return None
 
 
+def _partner_left(c: Candidate, r: MemoryRecord) -> bool:
+    """The speaker says a relationship ended ("我跟陈浩已经分手了", "Mark and I split up") and the old memory is
+    of that partner as the speaker's partner ("我男朋友叫陈浩，在银行上班": its subject is the boyfriend): the
+    person both name is the identity, the partner word the attribute."""
+    if not lx.BREAKUP.search(c.raw) or not lx.PARTNER.search(f"{r.facts.subject or ''} {r.raw}"):
+        return False
+    people = {p for p in c.facts.people if p != c.subject} & set(r.facts.people)
+    if not people:  # English names are in no people list: a capitalised name both raw texts hold
+        names = {w for w in re.findall(r"\b[A-Z][a-z]+\b", c.raw) if w not in lx.EN_STOPCAPS}
+        people = {w for w in names if re.search(rf"\b{w}\b", r.raw)}
+    for clause in re.split(r"[，,。.;；!！?？]", c.raw):
+        if lx.BREAKUP.search(clause) and any(p in clause for p in people):
+            return True
+    return False
+
+
 def _liking_replaced(c: Candidate, r: MemoryRecord) -> bool:
     """A new liking that rules out others, said as the one that holds now, of the same kind of thing as an
     older liking ("我最喜欢的颜色是蓝色" then "我现在更喜欢绿色了"; "I prefer window seats" then "I've started
@@ -514,6 +530,15 @@ def decide_merge(
             if not blocked:
                 return Close(target=r.id, why=f"plan done: {done}")
             held = held or _kept_both(r, blocked, f"plan done: {done}")
+
+    for n in neighbours:
+        # a partner's memory has the partner as its subject; the speaker's break-up ends it as the partner's
+        r = n.record
+        if c.subject not in _ASSISTANT and r.facts.subject not in _ASSISTANT and _partner_left(c, r):
+            blocked = supersede_blockers(c.raw, r.raw, lang, people=False)
+            if not blocked:
+                return Supersede(target=r.id, why="the relationship with the partner it names has ended")
+            held = held or _kept_both(r, blocked, "a relationship ended")
 
     for n in plans_of:
         # "done" / "cancelled" must be said of the old plan's thing: "he still gets the job done" closes no

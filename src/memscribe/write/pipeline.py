@@ -146,12 +146,12 @@ def _fingerprint(text: str) -> str:
     return hashlib.sha1(_WS.sub(" ", text.strip().lower()).encode("utf-8")).hexdigest()[:16]
 
 
-
 def _speaks_of_self(message: Message, cand: Candidate) -> bool:
     """The user's statement of their own attribute: not the assistant's ("Kowalski Builders it is"), not a
     relative's or a friend's (the subject the encoder gave a third party)."""
     own = message.name or ("用户" if cand.facts.lang == "zh" else "the user")
     return message.role == "user" and cand.subject == own
+
 
 class UserLocks:
     """One lock per user around the neighbour lookup and the commit: a user's writes see each other's
@@ -871,7 +871,9 @@ class WritePipeline:
                 moved_threshold=supersede_threshold(),
                 attribute_p=(
                     self._attribute_probabilities(cand, vec, neighbours, said_at)
-                    if self.cfg.attribute_supersede and not conversational and _speaks_of_self(a.message, cand)
+                    if self.cfg.attribute_supersede
+                    and not conversational
+                    and _speaks_of_self(a.message, cand)
                     else None
                 ),
                 attribute_threshold=supersede_threshold(),
