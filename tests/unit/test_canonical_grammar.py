@@ -20,6 +20,8 @@ from memscribe.write.encode_rules import name_addressee, name_subject
         ("I wanna adopt a kid.", "Caroline wants to adopt a kid."),
         ("I'm gonna move soon.", "Caroline is going to move soon."),
         ("I have two kids and I don't eat meat.", "Caroline has two kids and Caroline doesn't eat meat."),
+        ("I now prefer the aisle.", "Caroline now prefers the aisle."),
+        ("It's Karin, with an i.", "It's Karin, with an i."),  # a letter, no pronoun
     ],
 )
 def test_english_first_person_becomes_the_named_subject_grammatically(said, written):
@@ -155,3 +157,17 @@ def test_a_peer_turn_that_opens_without_its_subject_still_says_whose_words_it_ho
     texts = [m.text for m in mem.list(user_id="u") if "hiking" in m.text or "reading" in m.text]
     assert texts and all(t.startswith("Melanie") for t in texts), texts
     assert any("Melanie has been reading that book Caroline recommended" in t for t in texts), texts
+
+
+@pytest.mark.parametrize(
+    ("said", "sentences"),
+    [
+        ("My kid's pediatrician is Dr. Okafor btw.", 1),
+        ("I met Mr. Smith at St. Mary's hospital on Tuesday.", 1),
+        ("I moved to Boston. Then I got a job at MIT.", 2),
+    ],
+)
+def test_a_title_period_ends_no_sentence(said, sentences):
+    from memscribe.lang.clauses import split_sentences
+
+    assert len(split_sentences(said)) == sentences

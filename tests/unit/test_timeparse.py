@@ -251,6 +251,10 @@ def test_en_periods(text: str, expected: tuple[str, str, str]) -> None:
         ("The meeting is on Thursday", "2026-03-05"),  # ... on or after today
         ("I went to the dentist on Monday", "2026-03-02"),  # past tense: most recent before today
         ("I saw him Thursday", "2026-02-26"),  # ... strictly before today
+        # a present progressive of an arrangement is ahead, whatever participle it holds
+        ("I'm getting the car inspected on Friday", "2026-03-06"),
+        ("Dana is getting married on Saturday", "2026-03-07"),
+        ("I'm so tired, we went hiking on Saturday", "2026-02-28"),  # a past verb of its own still wins
     ],
 )
 def test_en_days(text: str, expected: str) -> None:

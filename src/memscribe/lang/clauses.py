@@ -15,7 +15,14 @@ __all__ = ["Sentence", "content_terms", "split_sentences"]
 # moved"): a thing's emoji ("我爱🍕和咖啡") does not
 _FACE = "\U0001f600-\U0001f64f\U0001f910-\U0001f92f\U0001f970-\U0001f97a\u2639\u263a"
 _SPLIT_ZH = re.compile(rf"(?<=[。！？!?；;…])|(?<=[{_FACE}])\s*(?=[^\s{_FACE}，,。！？!?])")
-_SPLIT_EN = re.compile(rf"(?<=[.!?])\s+(?=[A-Z0-9\"'(\[])|(?<=[.!?])\s*\n+|\n+|(?<=[{_FACE}])\s+(?=[A-Z0-9])")
+# a title's period ends no sentence: "my kid's pediatrician is Dr. Okafor", "met Mr. Smith at St. Mary's"
+_TITLE_DOT = "".join(
+    rf"(?<!\b{t}\.)"
+    for t in ("Mr", "Ms", "Dr", "St", "Jr", "Sr", "Mt", "Mrs", "Prof", "Capt", "Gen", "Rev", "Sgt")
+)
+_SPLIT_EN = re.compile(
+    rf"(?<=[.!?]){_TITLE_DOT}\s+(?=[A-Z0-9\"'(\[])|(?<=[.!?])\s*\n+|\n+|(?<=[{_FACE}])\s+(?=[A-Z0-9])"
+)
 # Openers that carry nothing: interjections and acknowledgements ("好的，已记下：…", "Noted: …", "Got it, …").
 # "so", "well" and "anyway" open a sentence only before a comma ("So far, so good" keeps its "So"), and an
 # acknowledgement only before punctuation ("Noted: …" goes, "Done with the report" stays).

@@ -189,7 +189,11 @@ def unit_range(base: date, unit: str, n: int, tz: tzinfo) -> tuple[Range, Granul
 
 
 # ---------------------------------------------------------------- tense / sentence context
-_SENT_END = re.compile(r"[.!?\n。！？；;]")
+# a title's period ends no sentence ("met Mr. Smith at St. Mary's on Tuesday" is one past-tense sentence)
+_SENT_END = re.compile(
+    "".join(rf"(?<!\b{t})" for t in ("Mr", "Ms", "Dr", "St", "Jr", "Sr", "Mt", "Mrs", "Prof"))
+    + r"\.|[!?\n。！？；;]"
+)
 _PAST = re.compile(
     r"\b(?:was|were|went|did|didn't|had|got|came|saw|met|made|took|ate|spent|told|said|bought|left|gave|found|felt|"
     r"thought|ran|wrote|began|brought|heard|kept|knew|lost|paid|sent|slept|spoke|taught|won|drove|flew|rode|swam|"
@@ -197,6 +201,24 @@ _PAST = re.compile(
     r"(?!(?:need|feed|seed|speed|bleed|breed|proceed|succeed|exceed|indeed|embed|hundred|sacred|naked|wicked|kindred|"
     r"excited|interested|tired|bored|scared|worried|pleased|thrilled|stressed|supposed|scheduled|used)\b)[a-z]{2,}ed)\b"
     r"|了|过|刚|昨",
+    re.I,
+)
+# the past said by a verb of its own (was, went, told …), not only by a participle ("getting married", "getting
+# the car inspected"): a present progressive weighs against the latter only
+_PAST_WORD = re.compile(
+    r"\b(?:was|were|went|did|didn't|had|came|saw|met|made|took|ate|spent|told|said|bought|left|gave|found|felt|"
+    r"thought|ran|wrote|began|brought|heard|kept|knew|lost|paid|sent|slept|spoke|taught|won|drove|flew|rode|swam|"
+    r"sang|drank|fell|forgot|became|built|caught|chose|held|meant|sold|stood|woke|wore|yesterday|ago|last)\b",
+    re.I,
+)
+# a present progressive of an arrangement ("I'm getting the car inspected on Tuesday", "Dana is getting married
+# on Oct 17", "I'm flying to Dublin on the 28th"): English says a scheduled event ahead this way
+_FUTURATE = re.compile(
+    r"(?:\b(?:am|is|are)|['’](?:m|re|s))\s+(?:also\s+|still\s+|finally\s+)?"
+    r"(?!(?:amazing|interesting|exciting|boring|annoying|relaxing|charming|stunning|surprising|tiring|confusing|"
+    r"disappointing|frustrating|inspiring|refreshing|overwhelming|rewarding|thinking|feeling|loving|enjoying|"
+    r"missing|wondering|hoping|trying|recovering|dealing|struggling|working|learning|reading|watching|doing|being)\b)"
+    r"[a-z]{2,}ing\b",
     re.I,
 )
 _FUTURE = re.compile(
@@ -251,7 +273,10 @@ class Ctx:
             return -1 if _PAST.search(self.text, pos, hi) else 0
         if lo not in self._tense:
             s = self.text[lo:hi]
-            self._tense[lo] = 1 if _FUTURE.search(s) else (-1 if _PAST.search(s) else 0)
+            if _FUTURE.search(s) or (_FUTURATE.search(s) and not _PAST_WORD.search(s)):
+                self._tense[lo] = 1
+            else:
+                self._tense[lo] = -1 if _PAST.search(s) else 0
         return self._tense[lo]
 
     def habitual(self, pos: int) -> bool:

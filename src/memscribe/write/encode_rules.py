@@ -181,6 +181,8 @@ _EN_I_VERB = re.compile(r"\b[Ii]((?:\s+(?:" + "|".join(sorted(_EN_ADVERB)) + r")
 _COLLOQUIAL = {"wanna": "want to", "gotta": "have to", "gonna": "going to"}
 _EN_COLLOQUIAL = re.compile(r"(?<=\b[Ii] )(wanna|gotta)\b|(?<=\b[Ii]['’]m )(gonna)\b")
 _EN_I = re.compile(
+    # "with an i", "the letter I": a letter after an article is no pronoun
+    r"(?<!\ban )(?<!\ba )(?<!\bthe )(?<!\bletter )"
     r"\bI(?: don['’]t| do not| haven['’]t|['’]m| am|['’]ve| have|['’]ll|['’]d)?\b|\bme\b|\bmy\b|\bmine\b|\bmyself\b",
     re.IGNORECASE,
 )
