@@ -64,6 +64,7 @@ from memscribe.write.assistant import (
     speak_of_the_user,
     without_recited_memories,
 )
+from memscribe.write.correct import corrected
 from memscribe.write.encode_llm import LLMEncoder
 from memscribe.write.encode_rules import RuleEncoder, says_nothing_of_speaker, status_of
 from memscribe.write.filter import outlasts_working, score_and_route
@@ -843,9 +844,33 @@ class WritePipeline:
         sources = [_source(mid, msg, req) for mid, msg in carried]
         vaulted = list(unit.vaulted)
         decision: MergeDecision = Add()
+        fix = None
         if cand.layer != Layer.working:
             neighbours = self._neighbours(req.user_id, cand, vec, keyword_hits)
             said_at = a.message.at or req.at
+            fix = corrected(cand, [n.record for n in neighbours], said_at, a.message.name)
+        if fix is not None:
+            # "我说错了，是周四不是周二": the mistaken memory is written again with the right value (write/correct.py)
+            wrong = next(n.record for n in neighbours if n.record.id == fix.target)
+            cand = cand.model_copy(
+                update={
+                    "text": fix.text,
+                    "raw": fix.raw,
+                    "kind": wrong.kind,
+                    "facts": fix.facts,
+                    "entities": fix.entities,
+                    "time_start": fix.time_start,
+                    "time_end": fix.time_end,
+                    "importance": max(cand.importance, wrong.importance),
+                }
+            )
+            vec = self._vectors([cand.text], {})[0]
+            sources = [
+                *wrong.sources,
+                *(x for x in sources if x.message_id not in {y.message_id for y in wrong.sources}),
+            ]
+            decision = Supersede(target=fix.target, why=fix.why)
+        elif cand.layer != Layer.working:
             decision = _redelivered(
                 unit.message_ids, cand, neighbours, self.cfg.duplicate_similarity
             ) or decide_merge(
