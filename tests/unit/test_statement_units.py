@@ -6,6 +6,8 @@ brings its siblings (read/siblings.py) and a retry of the same message adds noth
 
 from __future__ import annotations
 
+from datetime import datetime
+
 import pytest
 
 from memscribe import Memory
@@ -254,3 +256,44 @@ def test_a_cheerful_sentence_that_names_something_informs(text: str) -> None:
     # the proper name was discounted as a vocative and the rest read as cheer: the puppy's name was lost
     (s,) = split_sentences(text)
     assert s.informative
+
+
+AT_SPLIT = datetime.fromisoformat("2026-05-20T19:00:00-04:00")
+
+
+@pytest.mark.parametrize(
+    ("text", "lang", "want"),
+    [
+        # two times, two statements: each keeps its own time
+        (
+            "Few things: my wife's birthday is July 9, I'm allergic to bee stings, and I'm planning to repaint the "
+            "garage next month.",
+            "en",
+            3,
+        ),
+        ("我是做财务的，每个月25号发工资，下周二还要跟审计开会", "zh", 2),
+        # one time, or one day said twice: one statement
+        ("I'm allergic to bee stings, and my wife's birthday is July 9.", "en", 1),
+        ("On Friday, the 22nd, I'm seeing the dentist at 3 pm.", "en", 1),
+    ],
+)
+def test_a_statement_with_two_times_is_two_statements(text, lang, want):
+    from memscribe.write.statements import split_by_time
+
+    groups = split_by_time(statement_groups(split_sentences(text), lang), AT_SPLIT, lang)
+    assert len(groups) == want, [[s.text for s in g] for g in groups]
+
+
+def test_each_time_of_a_message_is_found_on_its_own(tmp_path):
+    with Memory(home=tmp_path) as mem:
+        mem.add(
+            "So my son Leo turns 8 on April 2, he's allergic to kiwi, and his party at the trampoline park is on "
+            "April 4.",
+            user_id="u",
+            at="2026-03-10T20:00:00-07:00",
+        )
+        mem.flush()
+        party = [m for m in mem.list(user_id="u") if "trampoline" in m.text]
+        assert party and all(m.time_start.date().isoformat() == "2026-04-04" for m in party), [
+            (m.text, m.time_start) for m in mem.list(user_id="u")
+        ]

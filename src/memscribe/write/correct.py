@@ -137,7 +137,9 @@ def corrected(
         return None
     right, wrong = _values(c.text)
     if not right or (wrong is None and len(c.raw) > _SHORT):
-        return None  # a value said alone corrects only in a short reply ("oops, it's 5 pm already, gotta run …")
+        return (
+            None  # a value said alone corrects only in a short reply ("oops, it's 5 pm already, gotta run …")
+        )
     fresh = [
         r
         for r in recent

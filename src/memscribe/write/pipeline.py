@@ -82,7 +82,7 @@ from memscribe.write.relation_judge import (
 )
 from memscribe.write.request import AuditTrail, WriteRequest
 from memscribe.write.review import needs_review
-from memscribe.write.statements import statement_groups
+from memscribe.write.statements import split_by_time, statement_groups
 from memscribe.write.trigger import trigger
 from memscribe.write.verbatim import WHY as VERBATIM
 from memscribe.write.verbatim import verbatim_items
@@ -519,7 +519,11 @@ class WritePipeline:
             )
 
         whole = (clean, sentences, trig)  # one memory of the whole turn
-        groups = [g for g in statement_groups(sentences, lang) if any(said(s) for s in g)] if split else []
+        groups = (
+            [g for g in split_by_time(statement_groups(sentences, lang), at, lang) if any(said(s) for s in g)]
+            if split
+            else []
+        )
         if not groups:
             # nothing of the turn's own says anything of the speaker: kept only when asked to be
             return [encode(self.encoder, *whole)] if not split or must_keep else []

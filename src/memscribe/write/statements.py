@@ -17,12 +17,15 @@ Pure logic over the splitter's sentences; the encoder writes each unit's canonic
 
 from __future__ import annotations
 
+import itertools
 import re
+from datetime import datetime
 
 from memscribe.lang import lexicon as lx
-from memscribe.lang.clauses import Sentence
+from memscribe.lang.clauses import Sentence, content_terms
+from memscribe.lang.timeparse import resolve_times
 
-__all__ = ["MIN_TERMS", "statement_groups"]
+__all__ = ["MIN_TERMS", "split_by_time", "statement_groups"]
 
 MIN_TERMS = 2  # content terms a sentence needs to be a statement of its own ("我对花生过敏" has two)
 
@@ -64,3 +67,44 @@ def statement_groups(sentences: list[Sentence], lang: str) -> list[list[Sentence
             groups.append([s])
         reminder = False
     return groups
+
+
+# where one clause of a sentence ends and another begins: "…, and …", "…，…", "…; …"
+_CLAUSE_BREAK = re.compile(
+    r"\s*(?:[,;，；]\s*(?:and\s+|还有|另外)?|\s+and\s+(?=(?:I|I'm|I've|my|he|she|his|her|we|our)\b))"
+)
+
+
+def split_by_time(groups: list[list[Sentence]], at: datetime, lang: str) -> list[list[Sentence]]:
+    """A statement that names two different times is two statements ("my wife's birthday is July 9, I'm allergic
+    to bee stings, and I'm planning to repaint the garage next month"; "每个月25号发工资，下周二还要跟审计开会"): a
+    memory has one time, so the second would be lost. It is cut at each clause break between its times, whatever
+    the clauses lean on; a statement with one time, or with no break between its times, stays whole."""
+    out: list[list[Sentence]] = []
+    sep = "" if lang == "zh" else " "
+    for group in groups:
+        text = sep.join(s.text for s in group)
+        mentions = [m for m in resolve_times(text, at, lang) if m.time_start is not None]
+        days = {(m.time_start.date(), m.recurrence) for m in mentions}
+        if len(mentions) < 2 or len(days) < 2 or any(s.question or s.reaction for s in group):
+            out.append(group)
+            continue
+        cuts: list[tuple[int, int]] = []
+        for before, after in itertools.pairwise(mentions):
+            if (before.time_start.date(), before.recurrence) == (after.time_start.date(), after.recurrence):
+                continue
+            cuts += [(b.start(), b.end()) for b in _CLAUSE_BREAK.finditer(text, before.end, after.start)]
+        if not cuts:
+            out.append(group)
+            continue
+        pieces, pos = [], 0
+        for start, end in cuts:
+            pieces.append(text[pos:start])
+            pos = end
+        pieces.append(text[pos:])
+        clauses = [p.strip() for p in pieces if len(content_terms(p)) >= MIN_TERMS]
+        if len(clauses) < 2:
+            out.append(group)
+            continue
+        out += [[Sentence(c, question=False, reaction=False, terms=len(content_terms(c)))] for c in clauses]
+    return out
