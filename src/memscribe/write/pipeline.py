@@ -906,6 +906,7 @@ class WritePipeline:
                     else None
                 ),
                 attribute_threshold=supersede_threshold(),
+                peer_chat=conversational,
             )
         if vaulted and isinstance(decision, MergeDecisionMerge | Update):
             # placeholders hide the values: "寄到[地址#1]" twice may be two different addresses. The newer
