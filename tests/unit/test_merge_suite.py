@@ -619,3 +619,61 @@ def test_a_peer_chat_keeps_attribute_changes_to_the_rules(mem):
     mem.flush()
     rows = mem.list(user_id=uid, status="all")
     assert {m.status for m in _of(rows, "line cook")} == {Status.active}, [(m.text, m.status) for m in rows]
+
+
+@pytest.mark.parametrize(
+    ("case", "turns", "old_day", "new_day"),
+    [
+        (
+            "en-booking-moved",
+            [
+                (
+                    "2026-10-01T10:00:00-06:00",
+                    "Book me the Hyatt Regency in Denver for Nov 5 to Nov 7.",
+                    "Confirmed: Hyatt Regency Denver, check-in Thursday, Nov 5, check-out Saturday, Nov 7. "
+                    "Confirmation HY-55120.",
+                ),
+                (
+                    "2026-10-08T16:00:00-06:00",
+                    "The conference moved a week later, can you shift the Hyatt to Nov 12 to Nov 14?",
+                    "All set — your Hyatt Regency Denver stay is now Thursday, Nov 12 to Saturday, Nov 14. "
+                    "Same confirmation HY-55120.",
+                ),
+            ],
+            "2026-11-05",
+            "2026-11-12",
+        ),
+        (
+            "zh-booking-moved",
+            [
+                (
+                    "2026-08-05T12:00:00+08:00",
+                    "帮我订周六晚上六点西贝四个人的位子",
+                    "已为您预订8月8日（周六）晚上6点西贝莜面村4人桌，订单号 XB3306。",
+                ),
+                (
+                    "2026-08-06T19:00:00+08:00",
+                    "周六临时有事，西贝那桌能改到周日同一时间吗？",
+                    "已为您改到8月9日（周日）晚上6点，4人桌，订单号不变，仍是 XB3306。",
+                ),
+            ],
+            "2026-08-08",
+            "2026-08-09",
+        ),
+    ],
+)
+def test_a_booking_done_replaces_the_request_and_a_moved_booking_the_old_one(
+    mem, case, turns, old_day, new_day
+):
+    """The assistant's confirmation holds all the user's request did, and more: it replaces the request, which
+    would otherwise stay a pending plan of the old day after the booking moved."""
+    for at, asked, done in turns:
+        mem.add(
+            [{"role": "user", "content": asked}, {"role": "assistant", "content": done}], user_id=case, at=at
+        )
+    mem.flush()
+    rows = mem.list(user_id=case, status="all")
+    active = [m for m in rows if m.status == Status.active and m.time_start is not None]
+    seen = [(m.text, m.status, m.time_start) for m in rows]
+    assert active and {m.time_start.date().isoformat() for m in active} == {new_day}, seen
+    assert any(m.status == Status.superseded and m.facts.subject in ("the user", "用户") for m in rows), seen

@@ -412,6 +412,16 @@ CIRCLE_EN = (
     r"therapist|teammates?|client|mentor|family"
 )
 
+# the user asking the assistant to do something: "帮我订周六晚上的西贝", "Book me the Hyatt for Nov 5", "can you
+# reserve a table"
+REQUEST = re.compile(
+    r"帮我|给我|替我|帮忙|麻烦你?|请你?(?:帮|给|订|约|安排|预订|预约)|订一?[个张间]|约一?[个下]"
+    r"|\b(?:book me|book us|book a|book the|please (?:book|reserve|schedule|order|set up|arrange)|reserve|"
+    r"(?:can|could|would) you (?:book|reserve|schedule|order|set up|arrange|get)|schedule (?:me|us|a)|"
+    r"set up a|order me|get me)\b",
+    re.IGNORECASE,
+)
+
 # a partner, as the speaker calls them, and the end of a relationship with one ("我跟陈浩分手了", "we split up")
 PARTNER = re.compile(
     r"女朋友|男朋友|女友|男友|对象|老婆|老公|妻子|丈夫|太太|爱人|媳妇|未婚妻|未婚夫"

@@ -124,7 +124,12 @@ def score_and_route(
         )
     # working memory holds an agent's task at hand ("这次先用微信联系"); two people talking have no task of the
     # agent's, and "I'm doing keto right now" is what holds of one of them, not a note for the next hour
-    if "temporary" in sig and "explicit" not in sig and imp >= cfg.working_importance_min and not conversational:
+    if (
+        "temporary" in sig
+        and "explicit" not in sig
+        and imp >= cfg.working_importance_min
+        and not conversational
+    ):
         return FilterDecision(
             route="working",
             importance=imp,

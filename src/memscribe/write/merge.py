@@ -226,6 +226,22 @@ def _partner_left(c: Candidate, r: MemoryRecord) -> bool:
     return False
 
 
+def _request_fulfilled(c: Candidate, r: MemoryRecord) -> bool:
+    """The assistant says it did what the user asked ("Book me the Hyatt Regency for Nov 5 to Nov 7" then
+    "Confirmed: Hyatt Regency Denver, check-in Nov 5 … Confirmation HY-55120"): the booking holds all the request
+    did and more, so it replaces the request — which would otherwise stay a pending plan beside it, and still
+    name the old dates after the booking is moved. The same day, a thing both name."""
+    if c.subject not in _ASSISTANT or c.kind.value not in ("plan", "event"):
+        return False
+    if (r.facts.subject or "user") in _ASSISTANT or not pending_open(r) or not lx.REQUEST.search(r.raw):
+        return False
+    if c.time_start is None or r.time_start is None or c.time_start.date() != r.time_start.date():
+        return False
+    if {c.facts.grain, r.facts.grain} & _COARSE_GRAINS:
+        return False
+    return bool(_shared_things(c, r, _shared_content(c, r)))
+
+
 def _liking_replaced(c: Candidate, r: MemoryRecord) -> bool:
     """A new liking that rules out others, said as the one that holds now, of the same kind of thing as an
     older liking ("我最喜欢的颜色是蓝色" then "我现在更喜欢绿色了"; "I prefer window seats" then "I've started
@@ -535,6 +551,14 @@ def decide_merge(
             if not blocked:
                 return Close(target=r.id, why=f"plan done: {done}")
             held = held or _kept_both(r, blocked, f"plan done: {done}")
+
+    for n in neighbours:
+        r = n.record
+        if _request_fulfilled(c, r):
+            blocked = supersede_blockers(c.raw, r.raw, lang, people=False)
+            if not blocked:
+                return Supersede(target=r.id, why="the assistant did what the user asked")
+            held = held or _kept_both(r, blocked, "a request fulfilled")
 
     for n in [] if peer_chat else neighbours:
         # a partner's memory has the partner as its subject; the speaker's break-up ends it as the partner's
