@@ -451,6 +451,22 @@ def _change_names_slot(raw: str, slot: str) -> bool:
     return any(pattern.search(m.group(0)) for m in _CHANGE_CUE.finditer(raw))
 
 
+# sayings that hold a change or done word and say no change of anything stored: "it changed John's view on
+# helping others", "how they changed Jolene", "this old player still gets the job done", "well done"
+_IDIOMS = re.compile(
+    r"\b(?:changed?|changes|changing)\s+(?:(?:\w+['’]s|my|his|her|their|our|your)\s+)?"
+    r"(?:view|views|mind|minds|life|lives|perspective|outlook|attitude|world|heart)\b"
+    r"|\b(?:changed?|changes|changing)\s+(?:me|him|her|them|us|you|[A-Z][a-z]+)\b(?!\s+(?:to|into|from)\b)"
+    r"|\b(?:gets?|got|getting)\s+the\s+job\s+done\b|\bwell\s+done\b",
+)
+
+
+def _without_idioms(c: Candidate) -> Candidate:
+    """The candidate with the sayings above taken out of its raw words, for the merge's cue words only."""
+    raw = _IDIOMS.sub(" ", c.raw)
+    return c if raw == c.raw else c.model_copy(update={"raw": raw})
+
+
 def _kept_both(r: MemoryRecord, blocked: list[str], rule: str) -> Link:
     return Link(target=r.id, type="related", why=f"{rule}, but {'; '.join(blocked)}: both kept")
 
@@ -486,6 +502,7 @@ def decide_merge(
     the job done" of everything; the rules of a habit ended or resumed, a liking replaced and a break-up, and a
     plan's end read below the slot similarity, are for a user's statements to an assistant (on LoCoMo dev they
     made 4 supersedes, all false)."""
+    c = _without_idioms(c)
     same_subject = [n for n in neighbours if (n.record.facts.subject or "user") == c.subject]
     same_subject.sort(key=lambda n: -n.similarity)
     # what the assistant booked or set up is the user's plan: the user's "复查了" reports that booking done
@@ -569,7 +586,7 @@ def decide_merge(
                 return Supersede(target=r.id, why="the relationship with the partner it names has ended")
             held = held or _kept_both(r, blocked, "a relationship ended")
 
-    for n in plans_of:
+    for n in [] if peer_chat else plans_of:
         # "done" / "cancelled" must be said of the old plan's thing: "he still gets the job done" closes no
         # plan about music, "用户刚刚通过了一次面试" none about a chat two days before. However the sentences
         # embed: "They called off the Napa offsite" sits at cosine 0.85 from "Our team offsite in Napa is on
@@ -579,8 +596,7 @@ def decide_merge(
         if status is None:
             continue
         shared = _shared_content(c, r)
-        far = n.similarity < cfg.slot_similarity
-        if not shared or (far and (peer_chat or len(_shared_things(c, r, shared)) < 2)):
+        if not shared or (n.similarity < cfg.slot_similarity and len(_shared_things(c, r, shared)) < 2):
             continue
         blocked = supersede_blockers(c.raw, r.raw, lang, people=False)
         if not blocked:
@@ -640,6 +656,16 @@ def decide_merge(
         shared = _shared_content(c, r)
         shares_anchor = bool(cand_anchors & r.facts.anchors()) or len(shared) >= 2
         things = _shared_things(c, r, shared)
+        # in a peer chat a plan's end is read here, among the neighbours at the slot similarity, as it always was
+        status = _status_said(c, r) if peer_chat and c.facts.status in ("done", "cancelled") else None
+        if status is not None and shared:
+            blocked = supersede_blockers(c.raw, r.raw, lang, people=False)
+            if not blocked:
+                if status == "done":
+                    return Close(target=r.id, why="task done")
+                return Supersede(target=r.id, why=f"task {status}")
+            held = held or _kept_both(r, blocked, f"task {status}")
+            continue
         dated_pair = {r.kind.value, c.kind.value} <= {"plan", "event", "task"}
         if (
             change
