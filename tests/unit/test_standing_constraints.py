@@ -28,7 +28,10 @@ def _rec(text: str, kind: Kind, subject: str | None) -> MemoryRecord:
 
 
 def test_only_a_confident_action_intent_brings_slots():
-    assert standing_slots("food", INTENT_MIN) == {"allergy", "diet"}
+    assert standing_slots("food", INTENT_MIN) == {"allergy", "diet", "health"}
+    # a health or accessibility need governs an outing: a restaurant or a hotel, not a message
+    assert "health" in standing_slots("travel", 0.9)
+    assert "health" not in standing_slots("contact", 0.9) | standing_slots("schedule", 0.9)
     assert standing_slots("food", INTENT_MIN - 0.01) == frozenset()
     assert standing_slots("none", 0.99) == frozenset()
     assert "contact_pref" in standing_slots("contact", 0.9)

@@ -37,10 +37,15 @@ __all__ = [
     "standing_slots",
 ]
 
-# the slots whose facts govern an action of each intent; travel and purchase have none of their own yet (a seat
-# or a budget preference is slot "preference", which would bring every liking along)
+# the slots whose facts govern an action of each intent; purchase has none of its own yet (a seat or a budget
+# preference is slot "preference", which would bring every liking along). A standing health condition governs
+# every outing, not only a doctor's visit: a wheelchair, a knee that can't do stairs or a hearing aid decides which
+# restaurant or hotel will do ("I use a wheelchair" for "find a brunch spot"), as diabetes or gout decides what is
+# ordered — so food and travel bring slot "health" too (the slot model reads an accessibility need as "health",
+# data/labelled/slots/ session 18; an event such as "had a cold last week" stays out by its kind)
 STANDING_SLOTS: Mapping[str, frozenset[str]] = {
-    "food": frozenset({"allergy", "diet"}),
+    "food": frozenset({"allergy", "diet", "health"}),
+    "travel": frozenset({"health"}),
     "health": frozenset({"allergy", "health"}),
     "contact": frozenset({"contact_pref", "schedule_rule"}),
     "schedule": frozenset({"schedule_rule", "contact_pref"}),
@@ -48,7 +53,8 @@ STANDING_SLOTS: Mapping[str, frozenset[str]] = {
 # what a vector search for an intent's standing facts asks (e5 is multilingual: one probe serves zh and en);
 # the slot model, not the probe's similarity, decides which of the found memories are standing facts
 _PROBES: Mapping[str, str] = {
-    "food": "用户的食物过敏和饮食禁忌。 The user's food allergies and diet.",
+    "food": "用户的食物过敏、饮食禁忌和健康、行动需要。 The user's food allergies, diet and health or mobility needs.",
+    "travel": "用户的健康状况和无障碍需要。 The user's health conditions and accessibility needs.",
     "health": "用户的过敏和健康状况。 The user's allergies and health conditions.",
     "contact": "什么时候、怎么联系用户。 When and how to contact the user.",
     "schedule": "用户的作息和日程规则。 The user's schedule rules and availability.",
@@ -62,7 +68,7 @@ _OWN_SUBJECTS = frozenset({"", "user", "the user", "用户"})
 
 
 # the probes' vectors, by embedder name (its vector space) and intent, as load_background keeps the gate's
-# background: four constant texts embedded once per process, not on every action request (a second query
+# background: five constant texts embedded once per process, not on every action request (a second query
 # embedding that doubled their p95) and not evicted with the embedder's query cache
 _PROBE_VECTORS: dict[tuple[str, str], np.ndarray] = {}
 _PROBE_LOCK = threading.Lock()
