@@ -43,7 +43,7 @@ from memscribe.lang.entities import extract_entities
 from memscribe.lang.text import detect_lang, keyword_terms
 from memscribe.lang.timeparse import resolve_times
 from memscribe.ledger import Ledger
-from memscribe.models import Kind, Layer, Message, Source, WriteItem, WriteReport
+from memscribe.models import Kind, Layer, MemoryRecord, Message, Source, WriteItem, WriteReport
 from memscribe.providers.embedders import Embedder
 from memscribe.store.base import Store
 from memscribe.write.answers import (
@@ -758,51 +758,61 @@ class WritePipeline:
             sims.update((i, float(np.dot(v, vec))) for i, v in self.store.get_vectors(missing).items())
         return [Neighbour(record=recs[i], similarity=sims[i]) for i in ids if i in recs and i in sims]
 
+    def _relation_probabilities(
+        self,
+        cand: Candidate,
+        vec: np.ndarray,
+        neighbours: list[Neighbour],
+        at: datetime | None,
+        *,
+        among: Callable[[MemoryRecord], bool],
+        reading: Callable[..., dict[str, float]],
+    ) -> dict[str, float]:
+        """A reading of the relation model (write/relation_judge.py) for the neighbours ``among`` picks: the
+        model runs only for those (a few at most)."""
+        picked = [n for n in neighbours if among(n.record)]
+        if not picked:
+            return {}
+        vec, vectors = self._pair_vectors(cand, vec, picked)
+        return reading(cand, vec, [(n.record, n.similarity) for n in picked], vectors, at)
+
     def _update_probabilities(
         self, cand: Candidate, vec: np.ndarray, neighbours: list[Neighbour], at: datetime | None
     ) -> dict[str, float]:
-        """The relation model's P(update) of each neighbour of the candidate's own subject."""
-        mine = [n for n in neighbours if (n.record.facts.subject or "user") == cand.subject]
-        if not mine:
-            return {}
-        vec, vectors = self._pair_vectors(cand, vec, mine)
-        return update_probabilities(cand, vec, [(n.record, n.similarity) for n in mine], vectors, at)
+        """P(update) of each neighbour of the candidate's own subject."""
+        own = lambda r: (r.facts.subject or "user") == cand.subject  # noqa: E731
+        return self._relation_probabilities(
+            cand, vec, neighbours, at, among=own, reading=update_probabilities
+        )
 
     def _attribute_probabilities(
         self, cand: Candidate, vec: np.ndarray, neighbours: list[Neighbour], at: datetime | None
     ) -> dict[str, float]:
-        """The relation model's P(update) of each neighbour of the candidate's own subject and attribute."""
-        mine = [n for n in neighbours if (n.record.facts.subject or "user") == cand.subject]
-        if not mine:
-            return {}
-        vec, vectors = self._pair_vectors(cand, vec, mine)
-        return attribute_update_probabilities(
-            cand, vec, [(n.record, n.similarity) for n in mine], vectors, at
+        """P(update) of each neighbour of the candidate's own subject and attribute."""
+        own = lambda r: (r.facts.subject or "user") == cand.subject  # noqa: E731
+        return self._relation_probabilities(
+            cand, vec, neighbours, at, among=own, reading=attribute_update_probabilities
         )
 
     def _moved_probabilities(
         self, cand: Candidate, vec: np.ndarray, neighbours: list[Neighbour], at: datetime | None
     ) -> dict[str, float]:
-        """The relation model's P(update) of each pending plan among the neighbours, only for a candidate that
-        says a plan was moved to another time (lexicon MOVED_TO)."""
+        """P(update) of each pending plan among the neighbours, only for a candidate that says a plan was moved
+        to another time (lexicon MOVED_TO)."""
         if cand.time_start is None or not lx.MOVED_TO.search(cand.raw):
             return {}
-        plans = [n for n in neighbours if pending_open(n.record) and n.record.kind.value == "plan"]
-        if not plans:
-            return {}
-        vec, vectors = self._pair_vectors(cand, vec, plans)
-        return moved_probabilities(cand, vec, [(n.record, n.similarity) for n in plans], vectors, at)
+        plan = lambda r: pending_open(r) and r.kind.value == "plan"  # noqa: E731
+        return self._relation_probabilities(
+            cand, vec, neighbours, at, among=plan, reading=moved_probabilities
+        )
 
     def _close_probabilities(
         self, cand: Candidate, vec: np.ndarray, neighbours: list[Neighbour], at: datetime | None
     ) -> dict[str, float]:
-        """The relation model's P(done) + P(cancel) of each pending plan or task among the neighbours (a
-        few at most: the model runs only for them)."""
-        open_ = [n for n in neighbours if pending_open(n.record)]
-        if not open_:
-            return {}
-        vec, vectors = self._pair_vectors(cand, vec, open_)
-        return close_probabilities(cand, vec, [(n.record, n.similarity) for n in open_], vectors, at)
+        """P(done) + P(cancel) of each pending plan or task among the neighbours."""
+        return self._relation_probabilities(
+            cand, vec, neighbours, at, among=pending_open, reading=close_probabilities
+        )
 
     def _pair_vectors(
         self, cand: Candidate, vec: np.ndarray, neighbours: list[Neighbour]
