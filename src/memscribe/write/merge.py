@@ -150,11 +150,6 @@ _NOT_YET = re.compile(
 )
 
 
-def _heads(terms: set[str]) -> set[str]:
-    """The words of a statement and, for Chinese ones, their last character (a compound's head: 戒烟 -> 烟)."""
-    return terms | {w[-1] for w in terms if "\u4e00" <= w[-1] <= "\u9fff"}
-
-
 def _habit_resumed(c: Candidate, r: MemoryRecord) -> bool:
     """The new memory says a habit the old one said had stopped is back ("我戒烟快一年了" then "最近压力大，又抽上
     烟了"; "I haven't touched my guitar since college" then "Picked the guitar back up last month"): the old
