@@ -171,6 +171,9 @@ def test_zh_explicit_dates() -> None:
         "现在几点",
         "周围很安静",
         "第三天",
+        "座位12号",  # a seat, a room, a parking space: numbers, not days
+        "房间8号",
+        "车位3号",
     ],
 )
 def test_zh_no_false_positives(text: str) -> None:
