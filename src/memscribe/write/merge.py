@@ -766,6 +766,10 @@ def _model_close(
         shared = _shared_content(c, r)
         if not shared or cue_attaches(c.raw, _INTENT, shared):
             continue
+        if _INTENT.search(c.raw) and not _STATUS_CUE.search(c.raw):
+            # a turn that plans something of its own ("planning to check out this cozy cafe") and says nothing
+            # done or called off is the next plan, not the end of this one
+            continue
         blocked = supersede_blockers(c.raw, r.raw, lang, people=False)
         if blocked:
             return _kept_both(r, blocked, "the relation model reads the plan closed")
