@@ -275,6 +275,9 @@ AT_SPLIT = datetime.fromisoformat("2026-05-20T19:00:00-04:00")
         # one time, or one day said twice: one statement
         ("I'm allergic to bee stings, and my wife's birthday is July 9.", "en", 1),
         ("On Friday, the 22nd, I'm seeing the dentist at 3 pm.", "en", 1),
+        # a trip and its return are one statement
+        ("我下周三要去上海出差，周五回来。", "zh", 1),
+        ("I'm flying to Denver on Monday, back on Thursday night.", "en", 1),
     ],
 )
 def test_a_statement_with_two_times_is_two_statements(text, lang, want):

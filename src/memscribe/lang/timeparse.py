@@ -42,7 +42,15 @@ from memscribe.lang.timeparse_rec import standing
 from memscribe.lang.timeparse_zh import normalize, zh_spans
 from memscribe.lang.timeparse_zh_month import month_parts
 
-__all__ = ["Granularity", "TimeMention", "iso", "primary_time", "resolve_times", "rewrite_with_absolute"]
+__all__ = [
+    "Granularity",
+    "TimeMention",
+    "is_return",
+    "iso",
+    "primary_time",
+    "resolve_times",
+    "rewrite_with_absolute",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -414,7 +422,8 @@ _RETURN_BEFORE = re.compile(r"(?i)\b(?:back|return(?:ing)?|fly(?:ing)? back|home
 _RETURN_AFTER = re.compile(r"^\s*(?:回来|回家|回程|返回|返程|回)")
 
 
-def _is_return(text: str, m: TimeMention) -> bool:
+def is_return(text: str, m: TimeMention) -> bool:
+    """The mention is the day a trip ends ("周五回来", "back monday night"), not what the sentence is about."""
     return bool(
         _RETURN_BEFORE.search(text[max(0, m.start - 24) : m.start]) or _RETURN_AFTER.match(text[m.end :])
     )
@@ -425,7 +434,7 @@ def primary_time(mentions: Sequence[TimeMention], text: str | None = None) -> Ti
     trip's return ("back monday night", "周五回来") is passed over while another mention is left."""
     pool = list(mentions)
     if text is not None and len(pool) > 1:
-        pool = [m for m in pool if not _is_return(text, m)] or pool
+        pool = [m for m in pool if not is_return(text, m)] or pool
     return min(pool, key=lambda m: (_GRAN_RANK[m.granularity], m.start), default=None)
 
 

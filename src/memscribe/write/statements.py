@@ -23,7 +23,7 @@ from datetime import datetime
 
 from memscribe.lang import lexicon as lx
 from memscribe.lang.clauses import Sentence, content_terms
-from memscribe.lang.timeparse import resolve_times
+from memscribe.lang.timeparse import is_return, resolve_times
 
 __all__ = ["MIN_TERMS", "split_by_time", "statement_groups"]
 
@@ -84,7 +84,10 @@ def split_by_time(groups: list[list[Sentence]], at: datetime, lang: str) -> list
     sep = "" if lang == "zh" else " "
     for group in groups:
         text = sep.join(s.text for s in group)
-        mentions = [m for m in resolve_times(text, at, lang) if m.time_start is not None]
+        # a trip's return ("周五回来", "back on Sunday") is the same statement's end, not a second time
+        mentions = [
+            m for m in resolve_times(text, at, lang) if m.time_start is not None and not is_return(text, m)
+        ]
         days = {(m.time_start.date(), m.recurrence) for m in mentions}
         if len(mentions) < 2 or len(days) < 2 or any(s.question or s.reaction for s in group):
             out.append(group)
