@@ -16,10 +16,7 @@ __all__ = ["Sentence", "content_terms", "split_sentences"]
 _FACE = "\U0001f600-\U0001f64f\U0001f910-\U0001f92f\U0001f970-\U0001f97a\u2639\u263a"
 _SPLIT_ZH = re.compile(rf"(?<=[。！？!?；;…])|(?<=[{_FACE}])\s*(?=[^\s{_FACE}，,。！？!?])")
 # a title's period ends no sentence: "my kid's pediatrician is Dr. Okafor", "met Mr. Smith at St. Mary's"
-_TITLE_DOT = "".join(
-    rf"(?<!\b{t}\.)"
-    for t in ("Mr", "Ms", "Dr", "St", "Jr", "Sr", "Mt", "Mrs", "Prof", "Capt", "Gen", "Rev", "Sgt")
-)
+_TITLE_DOT = "".join(rf"(?<!\b{t}\.)" for t in lx.TITLES)
 _SPLIT_EN = re.compile(
     rf"(?<=[.!?]){_TITLE_DOT}\s+(?=[A-Z0-9\"'(\[])|(?<=[.!?])\s*\n+|\n+|(?<=[{_FACE}])\s+(?=[A-Z0-9])"
 )

@@ -422,6 +422,10 @@ REQUEST = re.compile(
     re.IGNORECASE,
 )
 
+# titles written with a period that ends no sentence ("Dr. Okafor", "Mr. Smith at St. Mary's"): the sentence
+# splitter and the tense's sentence both read them (lang/clauses.py, lang/timeparse_en.py)
+TITLES = ("Mr", "Ms", "Dr", "St", "Jr", "Sr", "Mt", "Mrs", "Prof", "Capt", "Gen", "Rev", "Sgt")
+
 # a partner, as the speaker calls them, and the end of a relationship with one ("我跟陈浩分手了", "we split up")
 PARTNER = re.compile(
     r"女朋友|男朋友|女友|男友|对象|老婆|老公|妻子|丈夫|太太|爱人|媳妇|未婚妻|未婚夫"

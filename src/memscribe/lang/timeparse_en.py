@@ -25,6 +25,8 @@ from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, timedelta, tzinfo
 from typing import Literal
 
+from memscribe.lang.lexicon import TITLES
+
 Granularity = Literal["minute", "hour", "day", "week", "month", "quarter", "year"]
 
 _MAXORD = date.max.toordinal()
@@ -190,10 +192,7 @@ def unit_range(base: date, unit: str, n: int, tz: tzinfo) -> tuple[Range, Granul
 
 # ---------------------------------------------------------------- tense / sentence context
 # a title's period ends no sentence ("met Mr. Smith at St. Mary's on Tuesday" is one past-tense sentence)
-_SENT_END = re.compile(
-    "".join(rf"(?<!\b{t})" for t in ("Mr", "Ms", "Dr", "St", "Jr", "Sr", "Mt", "Mrs", "Prof"))
-    + r"\.|[!?\n。！？；;]"
-)
+_SENT_END = re.compile("".join(rf"(?<!\b{t})" for t in TITLES) + r"\.|[!?\n。！？；;]")
 _PAST = re.compile(
     r"\b(?:was|were|went|did|didn't|had|got|came|saw|met|made|took|ate|spent|told|said|bought|left|gave|found|felt|"
     r"thought|ran|wrote|began|brought|heard|kept|knew|lost|paid|sent|slept|spoke|taught|won|drove|flew|rode|swam|"

@@ -74,6 +74,7 @@ from memscribe.write.merge import Neighbour, decide_merge, pending_open
 from memscribe.write.protect import protect
 from memscribe.write.relation_judge import (
     CLOSE_THRESHOLD,
+    attribute_of,
     attribute_update_probabilities,
     close_probabilities,
     moved_probabilities,
@@ -788,7 +789,10 @@ class WritePipeline:
     def _attribute_probabilities(
         self, cand: Candidate, vec: np.ndarray, neighbours: list[Neighbour], at: datetime | None
     ) -> dict[str, float]:
-        """P(update) of each neighbour of the candidate's own subject and attribute."""
+        """P(update) of each neighbour of the candidate's own subject and attribute. Most statements are of no
+        such attribute: that is read first, before any neighbour's vector is fetched."""
+        if attribute_of(self._judge_vector(cand.text, vec), cand.kind.value, cand.slot)[0] is None:
+            return {}
         own = lambda r: (r.facts.subject or "user") == cand.subject  # noqa: E731
         return self._relation_probabilities(
             cand, vec, neighbours, at, among=own, reading=attribute_update_probabilities

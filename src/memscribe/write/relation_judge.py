@@ -23,6 +23,7 @@ from memscribe.write.merge import pending_open
 __all__ = [
     "ATTRIBUTE_SLOTS",
     "CLOSE_THRESHOLD",
+    "attribute_of",
     "attribute_update_probabilities",
     "close_probabilities",
     "moved_probabilities",
@@ -161,7 +162,7 @@ _SLOT_FAMILY = {
 }
 
 
-def _attribute(vec: np.ndarray, kind: str, rule_slot: str | None) -> tuple[str | None, bool]:
+def attribute_of(vec: np.ndarray, kind: str, rule_slot: str | None) -> tuple[str | None, bool]:
     """The attribute a statement is of and whether that reading is confident: the rule's slot when the slot
     model's top reading agrees with it (confident), else the slot model's top reading (confident at
     ``ATTRIBUTE_SLOT_MIN``)."""
@@ -184,7 +185,7 @@ def attribute_update_probabilities(
     """P(update) of each neighbour of the candidate's own subject that holds the same attribute (residence,
     employer, job, partner, diet, school) as the candidate: identity is (subject, attribute), the change is the
     model's reading. Empty when the candidate is of no such attribute."""
-    mine, sure = _attribute(vec, cand.kind.value, cand.slot)
+    mine, sure = attribute_of(vec, cand.kind.value, cand.slot)
     if mine is None:
         return {}
     family = _SLOT_FAMILY[mine]
@@ -194,7 +195,7 @@ def attribute_update_probabilities(
         # barista at Blue Bottle" reads employer at 0.26, "I work as a line cook" at 0.84)
         if (r.facts.subject or "user") != cand.subject:
             return False
-        theirs, their_sure = _attribute(vectors[r.id], r.kind.value, r.facts.slot)
+        theirs, their_sure = attribute_of(vectors[r.id], r.kind.value, r.facts.slot)
         return theirs is not None and theirs in family and (sure or their_sure)
 
     return _pair_probabilities(
