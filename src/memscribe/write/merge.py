@@ -38,7 +38,7 @@ from memscribe.write.merge_words import SOFT as _SOFT
 from memscribe.write.merge_words import cue_attaches, object_terms, topic_terms
 from memscribe.write.supersede_guard import attribute_said_of_other, supersede_blockers
 
-__all__ = ["Neighbour", "decide_merge", "distinguishing"]
+__all__ = ["Neighbour", "decide_merge", "distinguishing", "pending_open", "shared_things"]
 
 _NUM = re.compile(r"\d+(?:[.:/-]\d+)*")
 
@@ -315,6 +315,11 @@ def _shared_things(c: Candidate, r: MemoryRecord, shared: set[str]) -> set[str]:
     for a in {*c.facts.places, *c.facts.orgs, *c.facts.ids} & {*r.facts.places, *r.facts.orgs, *r.facts.ids}:
         out |= topic_terms(a) or {a.lower()}
     return out
+
+
+def shared_things(c: Candidate, r: MemoryRecord) -> set[str]:
+    """What two statements both name beyond who: object words, places, organisations, ids."""
+    return _shared_things(c, r, _shared_content(c, r))
 
 
 def _value_words(c: Candidate, r: MemoryRecord) -> set[str]:

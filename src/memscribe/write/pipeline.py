@@ -82,6 +82,7 @@ from memscribe.write.relation_judge import (
     update_probabilities,
 )
 from memscribe.write.request import AuditTrail, WriteRequest
+from memscribe.write.reschedule import moves_a_plan, rescheduled
 from memscribe.write.review import needs_review
 from memscribe.write.statements import split_by_time, statement_groups
 from memscribe.write.trigger import trigger
@@ -863,18 +864,24 @@ class WritePipeline:
         vaulted = list(unit.vaulted)
         decision: MergeDecision = Add()
         fix = None
-        if cand.layer != Layer.working:
+        working = cand.layer == Layer.working
+        if not working or moves_a_plan(cand):
             neighbours = self._neighbours(req.user_id, cand, vec, keyword_hits)
             said_at = a.message.at or req.at
-            fix = corrected(cand, [n.record for n in neighbours], said_at, a.message.name)
+            fix = (
+                None if working else corrected(cand, [n.record for n in neighbours], said_at, a.message.name)
+            ) or rescheduled(cand, neighbours, said_at)
         if fix is not None:
-            # "我说错了，是周四不是周二": the mistaken memory is written again with the right value (write/correct.py)
+            # "我说错了，是周四不是周二": the mistaken memory is written again with the right value (write/correct.py);
+            # "聚餐提前一天了": the plan is written again at its new time (write/reschedule.py)
             wrong = next(n.record for n in neighbours if n.record.id == fix.target)
             cand = cand.model_copy(
                 update={
                     "text": fix.text,
                     "raw": fix.raw,
                     "kind": wrong.kind,
+                    # a short remark that moves a plan ("聚餐提前一天了") is routed to working memory; the plan is not
+                    "layer": wrong.layer if working else cand.layer,
                     "facts": fix.facts,
                     "entities": fix.entities,
                     "time_start": fix.time_start,
@@ -888,7 +895,7 @@ class WritePipeline:
                 *(x for x in sources if x.message_id not in {y.message_id for y in wrong.sources}),
             ]
             decision = Supersede(target=fix.target, why=fix.why)
-        elif cand.layer != Layer.working:
+        elif not working:
             decision = _redelivered(
                 unit.message_ids, cand, neighbours, self.cfg.duplicate_similarity
             ) or decide_merge(
