@@ -528,3 +528,67 @@ def test_yixia_is_a_verb_particle_not_next_week():
     (m,) = resolve_times("我下周五要去上海", monday)
     assert m.time_start.date().isoformat() == "2024-11-08"
     assert resolve_times("看一下周报", monday) == []
+
+
+ET = timezone(timedelta(hours=-4))
+
+
+@pytest.mark.parametrize(
+    ("text", "at", "mention", "expected"),
+    [
+        # what is got ready is for a day ahead, whatever the 了 (said on a Wednesday)
+        (
+            "周五晚上《雷雨》的票买好了，在国家大剧院",
+            datetime(2026, 11, 18, 12, tzinfo=CN),
+            "周五晚上",
+            "2026-11-20",
+        ),
+        # a deadline ahead, though a later clause has a 了 (said on a Thursday)
+        (
+            "上周买的大衣不合身，得在周日前退掉，过了就不能退了",
+            datetime(2026, 11, 12, 12, tzinfo=CN),
+            "周日",
+            "2026-11-15",
+        ),
+        # 来不了: cannot come — the day is ahead (said on a Wednesday)
+        ("物业说周四来不了，改成周六下午", datetime(2026, 7, 8, 16, tzinfo=CN), "周四", "2026-07-09"),
+        # a festival weeks ahead in a past-tense sentence is this year's; one long past stays past
+        ("中秋公司发了月饼，居然是五仁的", datetime(2026, 9, 8, 12, tzinfo=CN), "中秋", "2026-09-25"),
+        ("中秋我们回了趟老家", datetime(2026, 12, 1, 12, tzinfo=CN), "中秋", "2026-09-25"),
+        ("We had a big dinner at Christmas", datetime(2026, 3, 1, 12, tzinfo=ET), "Christmas", "2025-12-25"),
+        # "I meant Thursday" says which day, not that it is past (said on a Monday)
+        (
+            "Parent-teacher night is Tuesday at 6:30 - sorry, I meant Thursday",
+            datetime(2026, 10, 5, 12, tzinfo=ET),
+            "Thursday",
+            "2026-10-08",
+        ),
+        ("We went to the fair on Tuesday", datetime(2026, 10, 5, 12, tzinfo=ET), "on Tuesday", "2026-09-29"),
+    ],
+)
+def test_tense_of_the_day_said(text: str, at: datetime, mention: str, expected: str) -> None:
+    got = {m.text: m.time_start.date().isoformat() for m in resolve_times(text, at)}
+    assert got.get(mention) == expected, got
+
+
+@pytest.mark.parametrize(
+    ("text", "rule"),
+    [
+        ("I teach yoga on Tuesday and Thursday evenings now", "FREQ=WEEKLY;BYDAY=TU,TH"),
+        ("I have choir on Thursday evenings at 7", "FREQ=WEEKLY;BYDAY=TH;BYHOUR=19;BYMINUTE=0"),
+        ("Saturday mornings I go hiking", "FREQ=WEEKLY;BYDAY=SA"),
+    ],
+)
+def test_a_weekday_with_a_part_of_the_day_in_the_plural_repeats(text: str, rule: str) -> None:
+    assert [m.recurrence for m in resolve_times(text, datetime(2026, 5, 4, 9, tzinfo=ET))] == [rule]
+
+
+def test_a_weekday_with_a_part_of_the_day_in_the_singular_is_one_day() -> None:
+    (m,) = resolve_times("We met on Thursday evening", datetime(2026, 5, 4, 9, tzinfo=ET))
+    assert m.recurrence is None and m.time_start.date().isoformat() == "2026-04-30"
+
+
+def test_a_date_after_a_number_is_set_apart() -> None:
+    text = "房东说押金4500下个月15号退给我"
+    out = rewrite_with_absolute(text, resolve_times(text, datetime(2026, 6, 9, 21, tzinfo=CN)))
+    assert "4500 2026-07-15" in out

@@ -564,7 +564,10 @@ def rewrite_with_absolute(text: str, mentions: Sequence[TimeMention]) -> str:
             continue
         if (not m.relative and not _calendar_date(m)) or _clock_only(m):
             continue
-        out += [text[pos : m.start], _render_zh(m) if _CJK.search(m.text) else _render_en(text, m)]
+        said = _render_zh(m) if _CJK.search(m.text) else _render_en(text, m)
+        if m.start and text[m.start - 1].isdigit() and said[:1].isdigit():
+            said = " " + said  # "押金4500下个月15号" must not read "押金45002026-07-15"
+        out += [text[pos : m.start], said]
         pos = m.end
     out.append(text[pos:])
     return "".join(out)

@@ -196,10 +196,12 @@ _SENT_END = re.compile("".join(rf"(?<!\b{t})" for t in TITLES) + r"\.|[!?\n。�
 _PAST = re.compile(
     r"\b(?:was|were|went|did|didn't|had|got|came|saw|met|made|took|ate|spent|told|said|bought|left|gave|found|felt|"
     r"thought|ran|wrote|began|brought|heard|kept|knew|lost|paid|sent|slept|spoke|taught|won|drove|flew|rode|swam|"
-    r"sang|drank|fell|forgot|became|built|caught|chose|held|meant|sold|stood|woke|wore|"
+    # ("I meant Thursday" says which day was meant, not that it is past)
+    r"sang|drank|fell|forgot|became|built|caught|chose|held|(?<!\bI )meant|sold|stood|woke|wore|"
     r"(?!(?:need|feed|seed|speed|bleed|breed|proceed|succeed|exceed|indeed|embed|hundred|sacred|naked|wicked|kindred|"
     r"excited|interested|tired|bored|scared|worried|pleased|thrilled|stressed|supposed|scheduled|used)\b)[a-z]{2,}ed)\b"
-    r"|了|过|刚|昨",
+    # (not the 了 of "来不了" / "去不了": cannot come, ahead)
+    r"|(?<!不)了|过|刚|昨",
     re.I,
 )
 # the past said by a verb of its own (was, went, told …), not only by a participle ("getting married", "getting
@@ -207,7 +209,7 @@ _PAST = re.compile(
 _PAST_WORD = re.compile(
     r"\b(?:was|were|went|did|didn't|had|came|saw|met|made|took|ate|spent|told|said|bought|left|gave|found|felt|"
     r"thought|ran|wrote|began|brought|heard|kept|knew|lost|paid|sent|slept|spoke|taught|won|drove|flew|rode|swam|"
-    r"sang|drank|fell|forgot|became|built|caught|chose|held|meant|sold|stood|woke|wore|yesterday|ago|last)\b",
+    r"sang|drank|fell|forgot|became|built|caught|chose|held|(?<!\bI )meant|sold|stood|woke|wore|yesterday|ago|last)\b",
     re.I,
 )
 # a present progressive of an arrangement ("I'm getting the car inspected on Tuesday", "Dana is getting married
@@ -235,7 +237,9 @@ _FUTURE = re.compile(
     r"|(?:改|挪|推迟|延期|延|顺延|推|调|换|提前|定)到了?(?=周|星期|礼拜|下|明|后|本|这|\d|[一二三四五六七八九十])"
     r"|要|(?<![个开有聚约例晚宴舞])会(?!议|员|计|场)|将|打算|准备|计划"
     # "周六晚上约了老王吃饭", "周六的饭局取消了": a day arranged or called off is ahead, whatever the 了
-    r"|约了|约好|取消|不去了",
+    r"|约了|约好|取消|不去了"
+    # "周五晚上《雷雨》的票买好了", "机票订好了": what is got ready is for a day ahead; "得在周日前退掉": a deadline
+    r"|(?:买|订|定|办|准备|安排|预约|挂|抢)好了|得在|必须|务必",
     re.I,
 )
 _CJK_CHAR = re.compile(r"[\u4e00-\u9fff]")

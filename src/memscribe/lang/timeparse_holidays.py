@@ -190,13 +190,20 @@ EN_HOLIDAY = re.compile(
 )
 
 
+# how far ahead a festival said in the past tense may be: what is got ready for it (mooncakes handed out, tickets
+# bought, the bonus paid) is said in the past tense in the weeks before
+PAST_TENSE_AHEAD = timedelta(days=21)
+
+
 def _pick(c: Ctx, pos: int, key: str, q: str | None) -> date | None:
     y0, today = c.base.year, c.base
     cands = [d for d in (holiday_date(key, y) for y in (y0 - 1, y0, y0 + 1)) if d is not None]
     if not cands:
         return None
     if q == "last" or (q is None and c.tense(pos) < 0):
-        past = [d for d in cands if d <= today] if q is None else [d for d in cands if d < today]
+        # a festival a few weeks ahead stays in a past-tense sentence: "中秋公司发了月饼" is this year's 中秋
+        ahead = today + PAST_TENSE_AHEAD
+        past = [d for d in cands if d <= ahead] if q is None else [d for d in cands if d < today]
         return max(past) if past else None
     if q == "this":
         same = [d for d in cands if d.year == y0]
@@ -235,7 +242,7 @@ def lunar_span(c: Ctx, a: int, b: int, month: int, day: int) -> Span | None:
     if not cands:
         return None
     if c.tense(a) < 0:
-        past = [d for d in cands if d <= today]
+        past = [d for d in cands if d <= today + PAST_TENSE_AHEAD]
         d = max(past) if past else None
     else:
         future = [d for d in cands if d >= today]

@@ -173,6 +173,8 @@ _MON = r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:
 EN_REC = re.compile(
     rf"\b(?:(?:every|each)\s+(?P<other>other\s+)?(?P<days>(?:{_WDN})(?:\s*(?:,|and|&)\s*(?:{_WDN}))*)\b"
     rf"|(?:on\s+)?(?P<pl>(?:{_WDP})(?:\s*(?:,|and|&)\s*(?:{_WDP}))*)\b"
+    # "on Tuesday and Thursday evenings", "Saturday mornings": a part of the day in the plural repeats
+    rf"|(?:on\s+)?(?P<dpl>(?:{_WDN})(?:\s*(?:,|and|&)\s*(?:{_WDN}))*)\s+(?P<ppod>morning|afternoon|evening|night)s\b"
     r"|(?P<wkd>(?:every|each)\s+weekday|(?:on\s+)?weekdays)\b"
     r"|(?P<we>(?:every|each)\s+weekends?|(?:on\s+)?weekends)\b"
     r"|(?P<daily>every\s+day|each\s+day|daily|every\s+(?:morning|evening|night|afternoon))\b"
@@ -195,8 +197,10 @@ def en_recurrence(c: Ctx, m: re.Match[str]) -> Span | None:
     hour = minute = None
     if m["h"]:
         h, mi = int(m["h"]), int(m["mi"] or 0)
-        pod = m["pod"] or (
-            m["daily"].split()[-1] if m["daily"] and m["daily"].lower().startswith("every ") else None
+        pod = (
+            m["pod"]
+            or m["ppod"]
+            or (m["daily"].split()[-1] if m["daily"] and m["daily"].lower().startswith("every ") else None)
         )
         pod = pod.lower() if pod else None
         if m["ap"]:
@@ -222,8 +226,9 @@ def en_recurrence(c: Ctx, m: re.Match[str]) -> Span | None:
         return None  # "two weekends ago" counts weekends, it names no rule
     kw = {"byhour": hour, "byminute": minute}
     timed = hour is not None
-    if m["days"] or m["pl"]:
-        names = re.findall(_WDN if m["days"] else _WDP, m["days"] or m["pl"], re.I)
+    if m["days"] or m["pl"] or m["dpl"]:
+        said = m["days"] or m["pl"] or m["dpl"]
+        names = re.findall(_WDP if m["pl"] else _WDN, said, re.I)
         rule = build_rule(
             "WEEKLY", interval=2 if m["other"] else 1, byday=tuple(_ewd(w) for w in names), **kw
         )  # type: ignore[arg-type]
