@@ -87,6 +87,16 @@ REAL_CHANGES = [
         "I don't go climbing anymore.",
         "Tuesday",
     ),
+    # a stop said after the thing (瑜伽停了) while someone else, in another clause, gave the reason
+    ("zh-habit-stopped-doctor", "我每周二周四晚上去练瑜伽", "瑜伽停了，膝盖拉伤，医生让我休息半年", "周四"),
+    # a subscription is standing like a habit, and is cancelled
+    (
+        "en-subscription-cancelled",
+        "I pay for Hulu, mostly for the FX shows.",
+        "Cancelled my Hulu subscription today, not worth $18 a month.",
+        "FX",
+    ),
+    ("zh-membership-cancelled", "我办了个健身房年卡，在万达那家", "健身房年卡退了，搬家以后太远", "万达"),
     # the same attribute read by the slot model, the change by the relation model (no shared word, no cue)
     (
         "zh-residence-read",
@@ -198,6 +208,13 @@ TRAPS = [
         "I run 5k every morning before work.",
         "My brother stopped running after his surgery.",
         "5k",
+    ),
+    ("zh-habit-stopped-by-other", "我每周二周四晚上去练瑜伽", "我妈的瑜伽停了，她膝盖不好", "周四"),
+    (
+        "en-subscription-other-thing",
+        "I pay for Hulu, mostly for the FX shows.",
+        "Cancelled my gym membership today, never went.",
+        "FX",
     ),
     (
         "en-habit-pause",

@@ -80,7 +80,18 @@ _STANCE_CHANGE = re.compile(
 # a habit or a liking said to have ended: "戒了", "不跑步了", "stopped running", "don't … anymore", "gave up".
 # "不X了" is Chinese for "no longer X" ("现在不喝了"); it is asked of the thing both statements name
 _STANCE_ENDED = re.compile(
-    rf"(?:{_STANCE_CHANGE.pattern})|不[\u4e00-\u9fff]{{1,3}}了|没再|\b(?:given up)\b",
+    rf"(?:{_STANCE_CHANGE.pattern})|不[\u4e00-\u9fff]{{1,3}}了|没再|停了|停掉了|放弃了|\b(?:given up)\b",
+    re.IGNORECASE,
+)
+# something paid for by the month or the year (a subscription, a membership, a plan) and the words that end it:
+# "pays for Hulu" then "cancelled my Hulu subscription"; "办了健身房年卡" then "健身卡退了"
+_SUBSCRIBED = re.compile(
+    r"subscri|membership|\bmember\b|\bpays? for\b|\bpremium\b|会员|订阅|包月|包年|套餐|年卡|月卡|季卡",
+    re.IGNORECASE,
+)
+_SUBSCRIPTION_ENDED = re.compile(
+    r"\b(?:cancell?ed|cancell?ing|unsubscribed|dropped|ended|let it lapse|didn't renew)\b"
+    r"|取消了|退订|退掉|退了|停了|不续了|没续|到期不续",
     re.IGNORECASE,
 )
 _PAUSED = re.compile(
@@ -112,23 +123,29 @@ def _is_habit(r: MemoryRecord) -> bool:
     return bool(r.facts.recurrence) or r.kind.value in _LIKING_KINDS or bool(lx.HABIT.search(r.raw))
 
 
-def _habit_ended(c: Candidate, r: MemoryRecord) -> bool:
+def _habit_ended(c: Candidate, r: MemoryRecord) -> str | None:
     """The new memory says the old habit or liking ended ("我每天喝两杯咖啡" then "最近把咖啡戒了"; "I run 5k
     every morning" then "I stopped running after my knee surgery"): the stop word is said of a thing both name
-    (in any form of the word) and the new memory is no plan or task of its own."""
-    if not _is_habit(r) or c.kind.value in _OPEN_KINDS:
-        return False
+    (in any form of the word) and the new memory is no plan or task of its own. The clause that says it, or None."""
+    if c.kind.value in _OPEN_KINDS or r.facts.negated or r.kind.value in _OPEN_KINDS:
+        return None
+    if _is_habit(r):
+        ended = _STANCE_ENDED
+    elif _SUBSCRIBED.search(r.raw):
+        ended = _SUBSCRIPTION_ENDED  # a subscription is standing like a habit, and is cancelled, not given up
+    else:
+        return None
     names = {c.subject, r.facts.subject or ""}
     shared = _stems(object_terms(c.text, names)) & _stems(object_terms(r.text, names))
-    shared -= _stems(set(topic_terms(" ".join(m.group(0) for m in _STANCE_ENDED.finditer(c.raw)))))
+    shared -= _stems(set(topic_terms(" ".join(m.group(0) for m in ended.finditer(c.raw)))))
     if not shared:
-        return False
+        return None
     if _PAUSED.search(c.raw):
-        return False  # "stopped painting for a while", "这周先不跑了": a pause, the habit stands
+        return None  # "stopped painting for a while", "这周先不跑了": a pause, the habit stands
     for clause in re.split(r"[，,。.;；!！?？]", c.raw):
-        if _STANCE_ENDED.search(clause) and _stems(topic_terms(_STANCE_ENDED.sub(" ", clause))) & shared:
-            return True
-    return False
+        if ended.search(clause) and _stems(topic_terms(ended.sub(" ", clause))) & shared:
+            return clause
+    return None
 
 
 # a habit taken up again ("又抽上烟了", "重新开始跑步", "picked the guitar back up", "running again"), said against
@@ -621,8 +638,12 @@ def decide_merge(
                 return Supersede(target=r.id, why="the habit it names, once stopped, is back")
             held = held or _kept_both(r, blocked, "a habit resumed")
             continue
-        if _habit_ended(c, r):
-            blocked = supersede_blockers(c.raw, r.raw, lang)
+        said = _habit_ended(c, r)
+        if said is not None:
+            # someone else named in another clause gave the reason ("瑜伽停了，医生让我休息半年"): the person
+            # guard reads the clause that says the end
+            blocked = supersede_blockers(c.raw, r.raw, lang, people=False)
+            blocked += [b for b in supersede_blockers(said, r.raw, lang) if b not in blocked]
             if not blocked:
                 return Supersede(target=r.id, why="the habit or liking it names has ended")
             held = held or _kept_both(r, blocked, "a habit ended")
