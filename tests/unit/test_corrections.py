@@ -36,6 +36,14 @@ CASES = [
         "4521",
     ),
     (
+        "en-code",
+        "My new flat is unit 4B at Harbour View, moving in on March 14.",
+        "wait no, it's 4D, sorry, typo",
+        ("2026-03-02T18:00:00+00:00", "2026-03-02T18:01:00+00:00"),
+        "4D",
+        "4B",
+    ),
+    (
         "en-name",
         "My new manager's name is Karen Liu.",
         "oops, it's Karin, with an i - Karin Liu.",
@@ -84,3 +92,38 @@ def test_a_correction_rewrites_the_mistaken_memory(mem, case, first, second, tim
 def test_a_message_that_only_sounds_like_a_correction_keeps_both(mem, case, first, second):
     rows = _write(mem, case, first, second, ("2026-03-02T10:00:00+00:00", "2026-03-02T10:05:00+00:00"))
     assert Status.superseded not in {m.status for m in rows}, [(m.text, m.status) for m in rows]
+
+
+@pytest.mark.parametrize(
+    ("case", "message", "at", "right", "wrong"),
+    [
+        (
+            "en-dash",
+            "Parent-teacher night is Tuesday at 6:30 - sorry, I meant Thursday, not Tuesday.",
+            "2026-10-05T12:00:00-04:00",
+            "2026-10-08T18:30",
+            "2026-10-06",
+        ),
+        (
+            "en-oops",
+            "My daughter's recital is Friday at 5, oops I mean Saturday",
+            "2026-10-05T12:00:00-04:00",
+            "2026-10-10T17:00",
+            "2026-10-09",
+        ),
+        (
+            "zh",
+            "我下周二下午去医院体检，说错了，是周三不是周二",
+            "2026-10-05T12:00:00+08:00",
+            "2026-10-14T12:00",
+            "2026-10-13",
+        ),
+    ],
+)
+def test_a_correction_inside_the_message_rewrites_its_first_statement(mem, case, message, at, right, wrong):
+    uid = f"in-message-{case}"
+    mem.add([{"role": "user", "content": message}], user_id=uid, at=at)
+    active = mem.list(user_id=uid)
+    seen = [(m.text, m.time_start) for m in active]
+    assert [m.time_start.isoformat()[:16] for m in active] == [right], seen
+    assert right[:10] in active[0].text and wrong not in active[0].text, seen

@@ -41,20 +41,22 @@ _PAIRS = (
     re.compile(rf"(?P<wrong>{_VALUE})应该是(?P<right>{_VALUE})(?=[，,。.;；!！?？]|$)"),
     re.compile(rf"\bnot (?P<wrong>{_VALUE}),? but (?P<right>{_VALUE})(?=[,.;!?]|$)", re.IGNORECASE),
     re.compile(
-        rf"(?:\bmeant|\bmean|'s|\bis)\s+(?P<right>{_VALUE}),?\s+not\s+(?P<wrong>{_VALUE})(?=[,.;!?]|$)",
+        rf"(?:\bmeant|\bmeans?|'s|\bis)\s+(?P<right>{_VALUE}),?\s+not\s+(?P<wrong>{_VALUE})(?=[,.;!?]|$)",
         re.IGNORECASE,
     ),
 )
 _RIGHT_ONLY = (
     re.compile(rf"(?:是|应该是)(?P<right>{_VALUE})(?=[，,。.;；!！?？]|$)"),
     re.compile(
-        rf"(?:\bmeant|\bmean|\bit'?s|\bit is|\bthat'?s)\s+(?P<right>{_VALUE})(?=[,.;!?-]|\s+-|$)", re.I
+        rf"(?:\bmeant|\bmeans?|\bit'?s|\bit is|\bthat'?s)\s+(?P<right>{_VALUE})(?=[,.;!?]|-(?!\d)|\s+-|$)",
+        re.I,
     ),
 )
 _PREPOSITION = re.compile(r"^(?:on|at|in|the|a|an)\s+", re.IGNORECASE)
 _NUMBER = re.compile(r"\d+(?:[.:]\d+)?")
 _ISO = re.compile(r"\d{4}-\d{2}-\d{2}(?:[ T]\d{2}:\d{2})?")
 _NAME = re.compile(r"\b[A-Z][a-z]+\b")
+_CODE = re.compile(r"\b(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]{2,6}\b")
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,6 +113,10 @@ def _shifted(right: str, wrong: str, found: str) -> str:
 def _same_form(right: str, text: str) -> str | None:
     """The value of ``text`` of the same form as ``right`` — an ISO date, a number, a capitalised name — that it
     most resembles (a misspelt name, digits swapped: Karen / Karin, 1208 / 1028), or the only one it holds."""
+    if _CODE.fullmatch(right):
+        # a code of letters and digits ("4D", "B12") for a code: not the number inside it for any number
+        theirs = [v for v in dict.fromkeys(_CODE.findall(text)) if v != right]
+        return theirs[0] if len(theirs) == 1 else None
     for rx in (_ISO, _NUMBER, _NAME):
         mine = rx.findall(right)
         if len(mine) != 1:
@@ -136,19 +142,25 @@ def corrected(
     if not CORRECTION.search(c.raw):
         return None
     right, wrong = _values(c.text)
-    if not right or (wrong is None and len(c.raw) > _SHORT):
-        return (
-            None  # a value said alone corrects only in a short reply ("oops, it's 5 pm already, gotta run …")
-        )
+    if not right:
+        return None
     fresh = [
         r
         for r in recent
         if any(src.role == "user" and (speaker is None or src.name == speaker) for src in r.sources)
         and (at is None or (r.created_at <= at and at - r.created_at <= RECENT))
-        and not CORRECTION.search(r.raw)
+        # (its own sentence: "X is on Tuesday - sorry, I meant Thursday" corrects the first statement of its
+        # own message, whose raw turn holds the cue too)
+        and not CORRECTION.search(r.text)
     ]
+    if wrong is None and len(c.raw) > _SHORT:
+        # a value said alone corrects only in a short reply ("oops, it's 5 pm already, gotta run …"), or the
+        # statement said just before it in the same message
+        fresh = [r for r in fresh if r.raw == c.raw]
     for r in sorted(fresh, key=lambda r: r.created_at, reverse=True):
         old = _wrong_in(right, wrong, r.text) if wrong else _same_form(right, r.text)
+        if old and _ISO.fullmatch(right) and len(right) == 10 and _ISO.fullmatch(old) and len(old) > 10:
+            old = old[:10]  # a day said for a day and a time: the day changes, the time of day stays
         if old and wrong and old != wrong:
             right = _shifted(right, wrong, old)
             wrong = old
