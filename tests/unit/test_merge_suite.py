@@ -404,6 +404,22 @@ CLOSES = [
         ("2026-12-22T10:00:00+00:00", "主卧空调前天换好了，是台新的。"),
         "空调",
     ),
+    # the plan's own verb said done, with no done word ("renew" then "renewed"; 续上 then 续上了)
+    (
+        "en-done-own-verb",
+        (
+            "2026-06-09T08:00:00-04:00",
+            "need to renew my car registration before the 30th or I get a late fee",
+        ),
+        ("2026-06-18T12:00:00-04:00", "registration renewed online, new sticker's in the mail"),
+        "registration",
+    ),
+    (
+        "zh-done-own-verb",
+        ("2026-06-09T08:00:00+08:00", "下周一前得把车险续上"),
+        ("2026-06-11T12:00:00+08:00", "车险续上了，还便宜了两百"),
+        "车险",
+    ),
     (
         "en-cancel",
         ("2026-06-01T10:00:00+00:00", "I booked a table at Nopa for dinner on 12 June."),
@@ -444,6 +460,33 @@ def test_a_cancelled_or_done_plan_is_closed(mem, case, old, new, word):
     assert [v.record.facts.status for v in mem.history(first.id)] == ["pending", "done"]
     assert ("closes", first.id) in {(lk.type, lk.target) for lk in report.links}, report.links
     assert first.id in {h.memory.id for h in mem.search(new[1], user_id=case, limit=5)}
+
+
+@pytest.mark.parametrize(
+    ("case", "old", "new"),
+    [
+        (
+            "en-not-yet",
+            "need to renew my car registration before the 30th",
+            "still have not renewed the car registration, ugh",
+        ),
+        ("zh-not-yet", "下周一前得把车险续上", "车险还没续上，忙死了"),
+        (
+            "en-someone-elses",
+            "I have to submit the grant report by Friday",
+            "Lisa submitted her grant report yesterday, she is so fast",
+        ),
+        ("zh-someone-elses", "下周一前得把车险续上", "我妈的车险续上了"),
+    ],
+)
+def test_a_plan_not_said_done_of_the_users_own_thing_stays_open(mem, case, old, new):
+    rows = _write(
+        mem, f"open-{case}", [("2026-06-09T08:00:00+00:00", old), ("2026-06-11T12:00:00+00:00", new)]
+    )
+    first = min(rows, key=lambda m: m.created_at)
+    assert first.status == Status.active and first.facts.status == "pending", [
+        (m.text, m.facts.status) for m in rows
+    ]
 
 
 # ------------------------------------------------------------------ paraphrases merge

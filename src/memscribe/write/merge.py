@@ -32,6 +32,7 @@ from memscribe.config import WriteConfig
 from memscribe.decisions import Add, Candidate, Close, Link, Merge, MergeDecision, Supersede, Update
 from memscribe.facts import Facts
 from memscribe.lang import lexicon as lx
+from memscribe.lang.text import segment
 from memscribe.models import MemoryRecord
 from memscribe.write.assistant import ASSISTANT_SUBJECT
 from memscribe.write.merge_words import SOFT as _SOFT
@@ -220,6 +221,98 @@ def _status_said(c: Candidate, r: MemoryRecord) -> str | None:
     if c.kind.value not in _OPEN_KINDS and cue_attaches(c.raw, lx.CANCELLED, things):
         return "cancelled"
     return None
+
+
+# a verb the plan says it will do ("need to renew", "has to submit", "I'll pick up"), and its done forms
+_EN_WILL = re.compile(
+    r"\b(?:to|will|must|should|gonna|'ll|need(?:s)? to|ha(?:s|ve) to|got to|going to|plan(?:ning)? to)\s+"
+    r"(?:also\s+|still\s+|finally\s+)?(?P<verb>[a-z]{3,})\b",
+    re.IGNORECASE,
+)
+_EN_IRREGULAR = {
+    "paid": "pay",
+    "bought": "buy",
+    "sent": "send",
+    "got": "get",
+    "took": "take",
+    "taken": "take",
+    "made": "make",
+    "done": "do",
+    "did": "do",
+    "went": "go",
+    "wrote": "write",
+    "written": "write",
+    "gave": "give",
+    "given": "give",
+    "sold": "sell",
+    "found": "find",
+    "left": "leave",
+    "brought": "bring",
+    "met": "meet",
+    "told": "tell",
+    "picked": "pick",
+    "put": "put",
+    "set": "set",
+    "ran": "run",
+    "won": "win",
+}
+# a Chinese verb done: the verb the plan says, then 了 / 好了 / 完了 / 掉了 ("退掉" then "大衣退掉了", "办" then "办好了")
+_ZH_DONE_TAIL = ("了", "好了", "完了", "掉了", "过了", "成了")
+_CJK_WORD = re.compile(r"[\u4e00-\u9fff]+")
+_ZH_NOT_DONE = re.compile(r"还没|没有|没能|尚未|未|要|得|打算|准备|计划|想")
+
+
+def _en_base(word: str) -> set[str]:
+    w = word.lower()
+    if w in _EN_IRREGULAR:
+        return {_EN_IRREGULAR[w]}
+    if not w.endswith("ed") or len(w) < 5:
+        return set()
+    stem = w[:-2]
+    out = {stem, w[:-1]}  # renewed -> renew, scheduled -> schedule
+    if len(stem) > 2 and stem[-1] == stem[-2]:
+        out.add(stem[:-1])  # submitted -> submit
+    if stem.endswith("i"):
+        out.add(stem[:-1] + "y")  # applied -> apply
+    return out
+
+
+def _own_verb_done(c: Candidate, r: MemoryRecord, things: set[str]) -> str | None:
+    """The verb the pending plan says it will do, said done of a thing both name: "need to renew my car
+    registration" then "registration renewed online"; "得在周日前把大衣退掉" then "大衣退掉了". Not an intent, a
+    negation or a "not yet" ("still haven't renewed", "还没退"). The verb, or None."""
+    if not things or c.facts.negated or c.facts.status == "pending" or _INTENT.search(c.raw):
+        return None
+    if (c.facts.lang or "en") == "zh":
+        # (the verb may be among the words both hold — 续上 in 续上了 — but something else must be too)
+        own = [w for w in segment(r.text).split() if len(w) <= 3 and _CJK_WORD.fullmatch(w) and things - {w}]
+        for w in own:
+            # (a one-character verb only with a result: 办好了, not 去了 — "去了公园散步" is an outing, and
+            # its plan may be another)
+            for tail in _ZH_DONE_TAIL if len(w) > 1 else _ZH_DONE_TAIL[1:]:
+                i = c.raw.find(w + tail)
+                if i >= 0 and not _ZH_NOT_DONE.search(c.raw, max(0, i - 3), i):
+                    return w
+        return None
+    planned = {m.group("verb").lower() for m in _EN_WILL.finditer(r.text)} - things
+    if not planned or re.search(r"\b(?:not|n't|never|yet)\b", c.raw, re.IGNORECASE):
+        return None
+    for word in re.findall(r"[A-Za-z]+", c.raw):
+        hit = _en_base(word) & planned
+        if hit:
+            return hit.pop()
+    return None
+
+
+def _someone_elses(text: str, things: set[str]) -> bool:
+    """A thing both name is said to be another's: "her grant report", "their lease", "我妈的车险"."""
+    for t in things:
+        if re.search(rf"\b(?:his|her|their)\s+(?:[a-z]+\s+)?{re.escape(t)}", text, re.IGNORECASE):
+            return True
+        other = r"(?:他|她|他们|她们|[妈爸哥姐弟妹婆公爷奶]|老婆|老公|同事|朋友)的[\u4e00-\u9fff]{0,2}"
+        if re.search(other + re.escape(t), text):
+            return True
+    return False
 
 
 def _partner_left(c: Candidate, r: MemoryRecord) -> bool:
@@ -610,15 +703,24 @@ def decide_merge(
         # August 20" — then two things both name, or one at the neighbours' slot similarity
         r = n.record
         status = _status_said(c, r)
+        shared = _shared_content(c, r)
+        verb = None
+        if status is None and pending_open(r):
+            # the plan's own verb said done: the verb is one more thing both name
+            verb = _own_verb_done(c, r, _shared_things(c, r, shared))
+            status = "done" if verb else None
         if status is None:
             continue
-        shared = _shared_content(c, r)
-        if not shared or (n.similarity < cfg.slot_similarity and len(_shared_things(c, r, shared)) < 2):
+        if not shared or (
+            n.similarity < cfg.slot_similarity and len(_shared_things(c, r, shared) - {verb}) + bool(verb) < 2
+        ):
             continue
+        if _someone_elses(c.raw, shared) and not _someone_elses(r.raw, shared):
+            continue  # "Lisa submitted her grant report" closes no plan of the user's own report
         blocked = supersede_blockers(c.raw, r.raw, lang, people=False)
         if not blocked:
             if status == "done":
-                return Close(target=r.id, why="task done")
+                return Close(target=r.id, why=f"task done ({verb} said done)" if verb else "task done")
             return Supersede(target=r.id, why="task cancelled", cancels=c.facts.status != "cancelled")
         held = held or _kept_both(r, blocked, f"task {status}")
 

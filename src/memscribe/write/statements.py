@@ -75,6 +75,16 @@ _CLAUSE_BREAK = re.compile(
 )
 
 
+# a time inside a relative clause dates the thing, not the statement: "上周买的那件大衣不合身，得在周日前退掉" is one
+# statement about the coat (cut at the comma, the second half would not say what is returned)
+_ATTRIBUTIVE_ZH = re.compile(r"[刚新才]?[\u4e00-\u9fff]{1,2}的(?:那|这)?[件个双条本台辆只张份把位]?")
+
+
+def _dates_a_thing(text: str, end: int) -> bool:
+    m = _ATTRIBUTIVE_ZH.match(text, end)
+    return m is not None and "的" in m.group() and not text[end:].startswith(("的", "时候"))
+
+
 def split_by_time(groups: list[list[Sentence]], at: datetime, lang: str) -> list[list[Sentence]]:
     """A statement that names two different times is two statements ("my wife's birthday is July 9, I'm allergic
     to bee stings, and I'm planning to repaint the garage next month"; "每个月25号发工资，下周二还要跟审计开会"): a
@@ -86,7 +96,9 @@ def split_by_time(groups: list[list[Sentence]], at: datetime, lang: str) -> list
         text = sep.join(s.text for s in group)
         # a trip's return ("周五回来", "back on Sunday") is the same statement's end, not a second time
         mentions = [
-            m for m in resolve_times(text, at, lang) if m.time_start is not None and not is_return(text, m)
+            m
+            for m in resolve_times(text, at, lang)
+            if m.time_start is not None and not is_return(text, m) and not _dates_a_thing(text, m.end)
         ]
         days = {(m.time_start.date(), m.recurrence) for m in mentions}
         if len(mentions) < 2 or len(days) < 2 or any(s.question or s.reaction for s in group):
