@@ -203,7 +203,8 @@ CLOSES = [
 def test_a_confident_close_of_a_plan_whose_time_has_come_closes_it(lang, subject, old, new):
     # the plan happened: it is closed as done (it stays, a status change), not superseded
     d = _close(_plan(old, subject, lang), _candidate(new, subject, lang, kind=Kind.event), p=0.95)
-    assert isinstance(d, Close) and d.target == "old" and "closed" in d.why, d
+    # (or the rules first, when the report says the plan's own verb done: 打疫苗 then 疫苗打过了)
+    assert isinstance(d, Close) and d.target == "old" and ("closed" in d.why or "said done" in d.why), d
     # a report of its cancellation voids it: superseded
     cancelled = _candidate(new, subject, lang, kind=Kind.event, status="cancelled")
     d = _close(_plan(old, subject, lang), cancelled, p=0.95)
@@ -213,7 +214,9 @@ def test_a_confident_close_of_a_plan_whose_time_has_come_closes_it(lang, subject
 @pytest.mark.parametrize(("lang", "subject", "old", "new"), CLOSES)
 def test_the_model_closes_nothing_below_its_threshold_before_the_plan_or_long_after(lang, subject, old, new):
     cand = _candidate(new, subject, lang, kind=Kind.event)
-    assert isinstance(_close(_plan(old, subject, lang), cand, p=0.85), Add)
+    below = _close(_plan(old, subject, lang), cand, p=0.85)
+    # (the rules may still read the plan's own verb said done on its day: 打疫苗 then 疫苗打过了)
+    assert isinstance(below, Add) or "said done" in below.why, below
     # the plan's time has not come: "done" of a thing not yet due is another thing
     assert isinstance(
         _close(_plan(old, subject, lang, when=datetime(2026, 5, 1, tzinfo=UTC)), cand, p=0.95), Add

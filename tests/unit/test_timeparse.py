@@ -592,3 +592,26 @@ def test_a_date_after_a_number_is_set_apart() -> None:
     text = "房东说押金4500下个月15号退给我"
     out = rewrite_with_absolute(text, resolve_times(text, datetime(2026, 6, 9, 21, tzinfo=CN)))
     assert "4500 2026-07-15" in out
+
+
+@pytest.mark.parametrize(
+    ("text", "start", "end"),
+    [
+        ("What did I get up to over Thanksgiving weekend?", "2026-11-26", "2026-11-29"),
+        ("what did I do over Labor Day weekend", "2026-09-05", "2026-09-07"),
+        ("Memorial Day long weekend at the lake", "2027-05-29", "2027-05-31"),
+        ("十一长假我打算怎么过？", "2027-10-01", "2027-10-07"),
+        ("五一小长假去哪玩", "2027-05-01", "2027-05-05"),
+        ("春节假期我要干嘛", "2027-02-05", "2027-02-11"),
+    ],
+)
+def test_a_holiday_weekend_or_week_is_its_days(text: str, start: str, end: str) -> None:
+    at = datetime(2026, 12, 7, 12, tzinfo=timezone(timedelta(hours=-5)))
+    (m,) = resolve_times(text, at)
+    assert (m.time_start.date().isoformat(), m.time_end.date().isoformat()) == (start, end)
+
+
+def test_eleven_alone_is_no_national_day() -> None:
+    at = datetime(2026, 12, 7, 12, tzinfo=CN)
+    assert [m.granularity for m in resolve_times("我十一点下班", at)] == ["hour"]
+    assert [m.granularity for m in resolve_times("十一月去北京", at)] == ["month"]

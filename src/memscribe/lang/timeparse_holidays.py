@@ -129,7 +129,24 @@ _RULES: dict[str, _Rule] = {
     "columbus day": lambda y: _named("US", y, "Columbus Day"),
     "veterans day": lambda y: date(y, 11, 11),
 }
-_SPAN_DAYS = {"国庆假期": 7}  # a holiday week, not a day
+# a holiday week (国庆假期, 五一小长假, 春节假期), not a day: (first day from the holiday, days)
+_HOLIDAY_WEEK = {"国庆": (0, 7), "劳动节": (0, 5), "春节": (-1, 7)}
+
+
+def _weekend_of(d: date) -> tuple[date, date]:
+    """The long weekend a holiday makes ("Thanksgiving weekend", "Labor Day weekend"): Thursday or Friday to
+    the Sunday after, Saturday to the Monday holiday, the Saturday and Sunday of a weekend holiday; a holiday
+    mid-week is its own day."""
+    wd = d.weekday()
+    if wd in (3, 4):
+        return d, d + timedelta(days=6 - wd)
+    if wd == 0:
+        return d - timedelta(days=2), d
+    if wd == 5:
+        return d, d + timedelta(days=1)
+    if wd == 6:
+        return d - timedelta(days=1), d
+    return d, d
 
 
 def holiday_date(key: str, year: int) -> date | None:
@@ -151,10 +168,12 @@ _ZH_NAMES = {
     "植树节": "植树节", "青年节": "青年节", "五四青年节": "青年节", "建党节": "建党节", "建军节": "建军节",
     "护士节": "护士节", "光棍节": "光棍节", "双十一": "光棍节", "中元节": "中元节", "小年": "小年", "愚人节": "april fools",
     "黑色星期五": "black friday", "春節": "春节", "复活节星期一": "easter monday", "耶诞节": "christmas",
+    "十一": "国庆",
 }  # fmt: skip
 ZH_HOLIDAY = re.compile(
     r"(?<!每)(?:(?P<yp>去年|今年|明年|前年|后年)|(?P<y>[0-9]{4})年)?的?"
-    rf"(?P<name>{'|'.join(sorted(_ZH_NAMES, key=len, reverse=True))})(?P<week>假期|长假|黄金周)?"
+    rf"(?P<name>{'|'.join(sorted(_ZH_NAMES, key=len, reverse=True))}|十一(?=小?长假|假期|黄金周))"
+    r"(?P<week>小?长假|假期|黄金周)?"
     r"(?![月饼粽子阅兵联欢晚会礼盒快乐轻])"
 )
 _EN_NAMES = {
@@ -185,7 +204,7 @@ _EN_NAMES = {
 EN_HOLIDAY = re.compile(
     r"(?<![\w'])(?:(?P<q>last|next|this)\s+)?(?:the\s+)?"
     rf"(?P<name>{'|'.join(re.escape(n).replace(chr(39), '[’' + chr(39) + ']') for n in sorted(_EN_NAMES, key=len, reverse=True))})"
-    r"(?![\w'])(?:,?\s+(?P<y>(?:19|20)\d{2})\b)?",
+    r"(?![\w'])(?P<wknd>(?:\s+long)?\s+weekend)?(?:,?\s+(?P<y>(?:19|20)\d{2})\b)?",
     re.I,
 )
 
@@ -226,8 +245,14 @@ def holiday_span(c: Ctx, m: re.Match[str], lang: str) -> Span | None:
         d = _pick(c, m.start(), key, m["q"].lower() if lang == "en" and m["q"] else None)
     if d is None:
         return None
-    n = _SPAN_DAYS["国庆假期"] if lang == "zh" and key == "国庆" and m["week"] else 1
-    rng = days_range(d, d + timedelta(days=n - 1), c.tz)
+    if lang == "zh" and m["week"] and key in _HOLIDAY_WEEK:
+        first, n = _HOLIDAY_WEEK[key]
+        a, b = d + timedelta(days=first), d + timedelta(days=first + n - 1)
+    elif lang == "en" and m["wknd"]:
+        a, b = _weekend_of(d)
+    else:
+        a = b = d
+    rng = days_range(a, b, c.tz)
     return c.span(m.start(), m.end(), rng, "day", y is None)
 
 

@@ -277,12 +277,28 @@ def _en_base(word: str) -> set[str]:
     return out
 
 
+# a deadline: done before its day is done ("need to renew … before the 30th", "下周一前得把车险续上")
+_DEADLINE = re.compile(
+    r"(?<=[0-9号日一二三四五六天末])前|之前|以前|截止|\b(?:by|before|due|no later than)\b", re.IGNORECASE
+)
+
+
+def _own_verb_due(r: MemoryRecord, now: datetime | None) -> bool:
+    """A dated plan whose report may come now: from its day (a deadline's any time before it) to the report
+    window after it."""
+    if now is None or r.time_start is None or now > (r.time_end or r.time_start) + _REPORT_WINDOW:
+        return False
+    return now >= r.time_start - timedelta(hours=12) or _DEADLINE.search(r.raw) is not None
+
+
 def _own_verb_done(c: Candidate, r: MemoryRecord, things: set[str]) -> str | None:
     """The verb the pending plan says it will do, said done of a thing both name: "need to renew my car
     registration" then "registration renewed online"; "得在周日前把大衣退掉" then "大衣退掉了". Not an intent, a
     negation or a "not yet" ("still haven't renewed", "还没退"). The verb, or None."""
-    if not things or c.facts.negated or c.facts.status == "pending" or _INTENT.search(c.raw):
+    if not things or c.facts.negated or c.facts.status in ("pending", "cancelled") or _INTENT.search(c.raw):
         return None
+    if c.kind.value in _OPEN_KINDS:
+        return None  # a plan of its own is no report
     if (c.facts.lang or "en") == "zh":
         # (the verb may be among the words both hold — 续上 in 续上了 — but something else must be too)
         own = [w for w in segment(r.text).split() if len(w) <= 3 and _CJK_WORD.fullmatch(w) and things - {w}]
@@ -705,7 +721,7 @@ def decide_merge(
         status = _status_said(c, r)
         shared = _shared_content(c, r)
         verb = None
-        if status is None and pending_open(r):
+        if status is None and pending_open(r) and _own_verb_due(r, at or c.time_start):
             # the plan's own verb said done: the verb is one more thing both name
             verb = _own_verb_done(c, r, _shared_things(c, r, shared))
             status = "done" if verb else None
