@@ -77,3 +77,23 @@ def test_a_question_about_the_asker_prefers_their_own_fact_over_a_relatives():
     assert subject_fit("用户的表哥", [], "我表哥在哪上班？", True) > 0
     assert subject_fit("Melanie's kids", [], "what did melanie do with her kids?", False) > 0
     assert subject_fit("Melanie", [], "what did melanie paint?", False) == 1
+
+
+@pytest.mark.parametrize(
+    ("subject", "query", "fit"),
+    [
+        # one relation said in other words fits: the query names whose fact it is
+        ("用户的男朋友", "我对象是做什么的？", 0.5),
+        ("用户的媳妇", "我爱人从事什么职业？", 0.5),
+        ("the user's husband", "what does my spouse do for work", 0.5),
+        ("用户的女儿", "孩子几岁了", 0.5),
+        # another relation does not: the asker's own question is not about them
+        ("用户的丈母娘", "我爱人从事什么职业？", -1.0),
+        ("用户的丈母娘", "我妈喜欢什么", -1.0),
+        ("用户的儿子", "我女儿几岁", -1.0),
+    ],
+)
+def test_a_relation_in_other_words_fits_the_query(subject, query, fit):
+    from memscribe.read.rerank import subject_fit
+
+    assert subject_fit(subject, (), query.lower(), True) == fit

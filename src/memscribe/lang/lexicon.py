@@ -432,6 +432,18 @@ PARTNER = re.compile(
     r"|\b(?:girlfriend|boyfriend|gf|bf|wife|husband|partner|fianc[ée]e?|spouse)\b",
     re.IGNORECASE,
 )
+# one relation said in other words: a query for "我对象" or "my wife" asks about the memory of "用户的男朋友" or
+# "the user's spouse" (read/rerank.subject_fit)
+KIN_SAME = (
+    PARTNER,
+    re.compile(r"妈妈|母亲|老妈|妈|娘|\b(?:mom|mum|mother|mommy|mama)\b", re.IGNORECASE),
+    re.compile(r"爸爸|父亲|老爸|爸|爹|\b(?:dad|father|daddy|papa)\b", re.IGNORECASE),
+    re.compile(r"儿子|孩子|娃|小孩|\b(?:son|kids?|child|children)\b", re.IGNORECASE),
+    re.compile(r"女儿|闺女|孩子|娃|小孩|\b(?:daughter|kids?|child|children)\b", re.IGNORECASE),
+    re.compile(
+        r"公公|婆婆|岳父|岳母|丈母娘|老丈人|\b(?:in-laws?|mother-in-law|father-in-law)\b", re.IGNORECASE
+    ),
+)
 BREAKUP = re.compile(
     r"分手|离婚|离了婚|分开了|掰了|散了"
     r"|\b(?:broke up|break up|breaking up|split up|splitting up|divorced|divorcing|separated|called it quits)\b",

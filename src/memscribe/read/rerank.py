@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from memscribe.config import LifecycleConfig, RecallConfig
+from memscribe.lang import lexicon as lx
 from memscribe.lifecycle.decay import retrieval_value
 from memscribe.models import MemoryRecord
 
@@ -132,7 +133,9 @@ def subject_fit(
     if owner is None or subject is None:
         return 0.0
     relation = re.sub(r"^(?:'s?\s+|的)", "", subject[len(owner) :]).split(" ")[0].lower()
-    if relation and relation in q_low:
+    if relation and (
+        relation in q_low or any(k.fullmatch(relation) and k.search(q_low) for k in lx.KIN_SAME)
+    ):
         return 0.5
     if len(owner) >= 2 and owner.lower() in q_low:
         return 0.5
