@@ -169,6 +169,24 @@ def test_ordinary_money_talk_is_not_held_back(tmp_path):
         mem.close()
 
 
+def test_review_reads_each_statement_of_a_message_on_its_own(tmp_path):
+    # the account set-up waits for a person; the payday said in the same message acts on no money
+    mem = _mem(tmp_path)
+    try:
+        mem.add(
+            "Set up direct deposit for the new job at Chase. Payday is every other Friday.",
+            user_id="u",
+            at="2026-01-14T12:00:00-05:00",
+        )
+        rows = mem.list(user_id="u", status="all")
+        by_status = {r.status: r.text for r in rows}
+        assert "direct deposit" in by_status[Status.pending_review], rows
+        assert "Payday" in by_status[Status.active], rows
+        assert "Friday" in mem.search("When do I get paid?", user_id="u")[0].memory.text
+    finally:
+        mem.close()
+
+
 def test_review_can_be_switched_off_and_rules_replaced(tmp_path):
     mem = _mem(tmp_path, review=ReviewConfig(rules={"pets": [r"\bdog\b"]}))
     try:

@@ -72,7 +72,9 @@ def needs_review(cand: Candidate, rules: dict[str, list[str]] | None = None) -> 
     """Does this candidate memory touch identity, money or permissions by the configured rules?"""
     rules = DEFAULT_RULES if rules is None else rules
     key = tuple(sorted((t, tuple(ps)) for t, ps in rules.items()))
-    text = f"{cand.raw}\n{cand.text}"
+    # the statement's own sentence: "Payday is every other Friday", split from a message that also sets up a
+    # direct deposit, lets no agent act on money (its raw turn is the whole message)
+    text = cand.text
     topics: list[str] = []
     reasons: list[str] = []
     for topic, rx in _compile(key):
