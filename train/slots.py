@@ -117,7 +117,8 @@ def evaluate(model: LinearModel, x: np.ndarray, items: list[dict]) -> dict:
         "statements": [i for i, it in enumerate(items) if it["part"] == "statements"],
         "pairs": [i for i, it in enumerate(items) if it["part"] == "pairs"],
         "real": [i for i, it in enumerate(items) if it["real"]],
-        "slots": [i for i, it in enumerate(items) if it["part"] == "slots"],  # data/labelled/slots/*_test.jsonl
+        # the slot-only test rows (data/labelled/slots/*_test.jsonl)
+        "slots": [i for i, it in enumerate(items) if it["part"] == "slots"],
     }
     out = {}
     for name, idx in parts.items():
