@@ -60,18 +60,7 @@ def load(split: str) -> list[dict]:
     if split == "train":
         # slot-only rows (data/labelled/slots/): canonical statements written for the weak slots and their hard
         # negatives; kept out of the statements corpus so keep / route / kind are not trained on them
-        for it in load_jsonl((DATA / "slots").glob("*_train.jsonl")):
-            out.append(
-                {
-                    "text": it["canonical"],
-                    "slot": it["slot"],
-                    "kind": it["kind"],
-                    "lang": it["lang"],
-                    "group": f"{it['lang']}-slot-{int(it['id'].rsplit('-', 1)[1]) // 10}",
-                    "part": "slots",
-                    "real": False,
-                }
-            )
+        out.extend(slot_rows("train"))
     seen: set[str] = {o["text"] for o in out}
     for it in load_jsonl((DATA / "relations").glob(f"*_{split}.jsonl")):
         src = str(it.get("source", "written"))
@@ -91,7 +80,26 @@ def load(split: str) -> list[dict]:
                         "real": src != "written",
                     }
                 )
+    if split == "test":
+        # the slot-only test rows (written apart, other settings and personas) are scored as their own part,
+        # never inside the fixed split's parts (all / zh / en / statements / pairs / real)
+        out.extend(slot_rows("test"))
     return out
+
+
+def slot_rows(split: str) -> list[dict]:
+    return [
+        {
+            "text": it["canonical"],
+            "slot": it["slot"],
+            "kind": it["kind"],
+            "lang": it["lang"],
+            "group": f"{it['lang']}-slot-{int(it['id'].rsplit('-', 1)[1]) // 10}",
+            "part": "slots",
+            "real": False,
+        }
+        for it in load_jsonl((DATA / "slots").glob(f"*_{split}.jsonl"))
+    ]
 
 
 def features(items: list[dict]) -> np.ndarray:
@@ -101,13 +109,16 @@ def features(items: list[dict]) -> np.ndarray:
 def evaluate(model: LinearModel, x: np.ndarray, items: list[dict]) -> dict:
     y = [it["slot"] for it in items]
     pred = model.predict(x)
+    fixed = [i for i, it in enumerate(items) if it["part"] != "slots"]  # the fixed test split
     parts = {
-        "all": list(range(len(items))),
-        "zh": [i for i, it in enumerate(items) if it["lang"] == "zh"],
-        "en": [i for i, it in enumerate(items) if it["lang"] == "en"],
+        "all": fixed,
+        "zh": [i for i in fixed if items[i]["lang"] == "zh"],
+        "en": [i for i in fixed if items[i]["lang"] == "en"],
         "statements": [i for i, it in enumerate(items) if it["part"] == "statements"],
         "pairs": [i for i, it in enumerate(items) if it["part"] == "pairs"],
         "real": [i for i, it in enumerate(items) if it["real"]],
+        # the slot-only test rows (data/labelled/slots/*_test.jsonl)
+        "slots": [i for i, it in enumerate(items) if it["part"] == "slots"],
     }
     out = {}
     for name, idx in parts.items():

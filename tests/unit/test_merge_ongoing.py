@@ -172,6 +172,13 @@ def test_a_change_whose_words_name_the_slot_supersedes_the_slot(lang, old, new):
         update={"text": "A lot has changed since last time.", "raw": "A lot has changed since last time."}
     )
     assert not isinstance(decide_merge(vague, [Neighbour(rec, 0.6)], CFG, learned_slot="employer"), Supersede)
+    # the older memory read by the slot model as something else (insurance through the job) keeps both; read as
+    # the slot's family, it is superseded as before
+    said = {"at": datetime(2026, 5, 1, tzinfo=UTC), "learned_slot": "employer"}
+    d = decide_merge(cand, [Neighbour(rec, 0.6)], CFG, learned_slot_of=lambda r: "finance", **said)
+    assert not isinstance(d, Supersede) and "older memory as finance" in d.why, d
+    d = decide_merge(cand, [Neighbour(rec, 0.6)], CFG, learned_slot_of=lambda r: "job_title", **said)
+    assert isinstance(d, Supersede), d
 
 
 def test_a_change_from_the_old_memorys_own_value_supersedes_it():

@@ -24,7 +24,7 @@ job done" and "2023-04-29见！" change, close and plan nothing stored.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -604,6 +604,7 @@ def decide_merge(
     *,
     at: datetime | None = None,
     learned_slot: str | None = None,
+    learned_slot_of: Callable[[MemoryRecord], str | None] | None = None,
     update_p: Mapping[str, float] | None = None,
     update_threshold: float = 1.0,
     close_p: Mapping[str, float] | None = None,
@@ -616,6 +617,9 @@ def decide_merge(
 ) -> MergeDecision:
     """``at`` is when the new memory was said; ``learned_slot`` the slot model's reading of it (judge/slots.py):
     a rule slot the model does not confirm ("joined a new activist group" is no employer) supersedes nothing.
+    ``learned_slot_of`` reads an older memory the same way, asked only of one that shares the rule slot and would
+    be superseded: a rule slot the model does not confirm there either is no value of that slot ("switched to
+    Blue Cross through my new job" is insurance, not an employer a later "new job is at …" replaces).
     ``update_p`` is the relation model's P(update) per neighbour id (write/relation_judge.py): when no rule
     decides, a neighbour at or above ``update_threshold`` is superseded if identity holds (see
     :func:`_model_update`). ``close_p`` is its P(done) + P(cancel) per pending plan or task: at or above
@@ -661,6 +665,13 @@ def decide_merge(
                     and learned_slot not in _SLOT_FAMILY.get(base, {base})
                 ):
                     blocked.append(f"the slot model reads it as {learned_slot}, not {base}")
+                theirs = (
+                    learned_slot_of(r)
+                    if learned_slot_of is not None and not blocked and ":" not in base
+                    else None
+                )
+                if theirs is not None and theirs not in _SLOT_FAMILY.get(base, {base}):
+                    blocked.append(f"the slot model reads the older memory as {theirs}, not {base}")
                 if not blocked:
                     return Supersede(target=r.id, why=f"newer value for slot {c.slot.split('|', 1)[-1]}")
                 held = held or _kept_both(r, blocked, f"the same slot {c.slot.split('|', 1)[-1]}")

@@ -819,6 +819,16 @@ class WritePipeline:
             cand, vec, neighbours, at, among=pending_open, reading=close_probabilities
         )
 
+    def _learned_slot_of(self, r: MemoryRecord) -> str | None:
+        """The slot model's reading of a stored memory (its vector in the judge's space); None without one."""
+        if self.judge_embedder is self.embedder:
+            v = self.store.get_vectors([r.id]).get(r.id)
+        else:
+            v = self.judge_embedder.embed_passages([r.text])[0]
+        if v is None:
+            return None
+        return guess_slot(np.asarray(v, dtype=np.float32), r.kind.value).slot
+
     def _pair_vectors(
         self, cand: Candidate, vec: np.ndarray, neighbours: list[Neighbour]
     ) -> tuple[np.ndarray, dict[str, np.ndarray]]:
@@ -909,6 +919,7 @@ class WritePipeline:
                     if cand.slot
                     else None
                 ),
+                learned_slot_of=self._learned_slot_of,
                 update_p=(
                     self._update_probabilities(cand, vec, neighbours, said_at)
                     if self.cfg.relation_supersede
