@@ -38,13 +38,16 @@ __all__ = [
     "Background",
     "GateVerdict",
     "RelevanceGate",
+    "background_stats",
     "cue_rarity",
     "is_lookup",
+    "language_shift",
     "literal_match",
     "load_background",
     "load_gate",
     "pair_features",
     "personal_features",
+    "personal_p",
     "query_rarity",
     "slot_match",
     "term_rarity",
@@ -53,8 +56,8 @@ __all__ = [
 
 GATE_CANDIDATES = 20  # the gate judges the first recall candidates only (the rest rank lower anyway)
 GATE_FEATURES = (
-    "z",  # (cos - mu) / sd against the background in the query's language
-    "z_top",  # (cos - mean of the 5 closest background sentences) / sd
+    "z",  # (cos - mu) / sd against the background in the memory's language
+    "z_top",  # (cos - mean of the 5 closest background sentences of the memory's language) / sd
     "mu",  # how close the query is to memories in general (chit-chat sits near everything)
     "sd",
     "shared_rarity",  # summed rarity of the content terms query and memory share (capped)
@@ -66,6 +69,9 @@ GATE_FEATURES = (
     "first_person",  # the query speaks of "I / my / 我" or to "you remember / 你记得"
     "query_personal",  # P(the query asks about someone's life, not general knowledge / chit-chat), from its vector
     "memory_tokens",  # log tokens of the memory: short memories sit near everything
+    # the memory is written in the other language than the query (detect_lang): no term, name or word can be
+    # shared, so a zero shared_rarity says nothing, and e5's cross-language cosines sit lower
+    "cross_lingual",
 )
 _SHARED_RARITY_CAP = 12.0
 # rarity of a term = COMMON_ZIPF - its Zipf frequency (>= 0); a term outside the shipped table counts as
@@ -281,12 +287,13 @@ def pair_features(
     qvec = np.asarray(qvec, dtype=np.float32)
     if qvec.shape != (bg.vectors.shape[1],):
         raise InputError(f"query vector of dim {qvec.shape}, background has {bg.vectors.shape[1]}")
-    # against the background in the query's language: cross-language cosines are lower, and a mixed
-    # background would make the spread of every query bimodal
-    same = bg.is_zh if detect_lang(query) == "zh" else ~bg.is_zh
-    bcos = bg.vectors[same] @ qvec
-    mu, sd = float(bcos.mean()), max(float(bcos.std()), 1e-4)
-    top = float(np.sort(bcos)[-5:].mean())
+    # a memory's cosine is measured against the background in ITS language: cross-language cosines sit lower
+    # (a Chinese question is ~0.11 closer to any Chinese sentence than to any English one), and a mixed
+    # background would make the spread of every query bimodal. mu and sd, what the query is like, are those of
+    # the query's own language.
+    q_lang = detect_lang(query)
+    stats = {lang: background_stats(bg, qvec, lang) for lang in ("zh", "en")}
+    mu, sd, _ = stats[q_lang]
     q_terms, q_names, q_nums = _terms(query), _names(query), set(_NUMBER.findall(query))
     first_person = 1.0 if _FIRST_PERSON.search(query) else 0.0
     about_self = 1.0 if _ABOUT_SELF.search(query) else 0.0
@@ -294,9 +301,11 @@ def pair_features(
     rows = np.zeros((len(memories), len(GATE_FEATURES)), dtype=np.float32)
     for i, (text, cos) in enumerate(zip(memories, cosines, strict=True)):
         rarity = [term_rarity(q_terms[t]) for t in q_terms.keys() & _terms(text).keys()]
+        m_lang = detect_lang(text)
+        m_mu, m_sd, m_top = stats[m_lang]
         rows[i] = (
-            (cos - mu) / sd,
-            (cos - top) / sd,
+            (cos - m_mu) / m_sd,
+            (cos - m_top) / m_sd,
             mu,
             sd,
             min(sum(rarity), _SHARED_RARITY_CAP),
@@ -308,8 +317,26 @@ def pair_features(
             first_person,
             personal,
             math.log1p(count_tokens(text)),
+            1.0 if m_lang != q_lang else 0.0,
         )
     return rows
+
+
+def background_stats(bg: Background, qvec: np.ndarray, lang: str) -> tuple[float, float, float]:
+    """The query's cosines to the background sentences of one language: their mean, spread (floored), and the
+    mean of the 5 closest."""
+    bcos = bg.vectors[bg.is_zh if lang == "zh" else ~bg.is_zh] @ np.asarray(qvec, dtype=np.float32)
+    return float(bcos.mean()), max(float(bcos.std()), 1e-4), float(np.sort(bcos)[-5:].mean())
+
+
+def language_shift(bg: Background, query: str, qvec: np.ndarray, text: str) -> float:
+    """What to add to the query's cosine with a memory written in the other language to put it on the scale of
+    the query's own language: the difference of the query's mean cosines to the background in the two
+    languages (0 when both are in one language)."""
+    q_lang, m_lang = detect_lang(query), detect_lang(text)
+    if q_lang == m_lang:
+        return 0.0
+    return background_stats(bg, qvec, q_lang)[0] - background_stats(bg, qvec, m_lang)[0]
 
 
 def personal_features(query: str, qvec: np.ndarray) -> np.ndarray:
@@ -439,6 +466,13 @@ class RelevanceGate:
     @property
     def _pos(self) -> int:
         return self.model.classes.index("relevant")
+
+
+def personal_p(query: str, qvec: np.ndarray) -> float:
+    """P(the query asks about someone's life) by the shipped query model alone (what the ranker reads: it
+    needs no gate weights)."""
+    model = load_model("query_personal")
+    return float(model.proba(personal_features(query, qvec))[model.classes.index("personal")])
 
 
 @cache
