@@ -17,6 +17,15 @@ training questions), then every figure below is printed for the held-apart part 
 
     .venv/bin/python train/relevance_gate.py            # train, write judge/weights/relevance_gate.npz, report
     .venv/bin/python train/relevance_gate.py --check    # report with the shipped weights (no training)
+    .venv/bin/python train/relevance_gate.py --cross    # train the cross-lingual model only (below)
+
+A memory in the other language than the query has a model of its own (``relevance_cross.npz``): positives are the
+relevant memories of ``cross_train.jsonl`` (a question in one language over a store written in the other),
+negatives the unanswerable training queries' candidates in the other language (dev stores and written cross
+stores); its threshold refuses at most ``MAX_REFUSED`` of those training questions, raised until at most
+``MAX_CROSS_PASS`` of the unanswerable training queries pass. ``--cross`` keeps the shipped query-aware, topical
+and query models (retrained on today's dev stores they move the threshold that three action-request scenarios
+sit on).
 
 Needs the rows of ``train/relevance_rows.py`` (``MEMSCRIBE_RELEVANCE_ROWS``). Query embeddings of the written
 pairs are cached beside the passage ones (``MEMSCRIBE_TRAIN_CACHE``).
@@ -25,6 +34,7 @@ pairs are cached beside the passage ones (``MEMSCRIBE_TRAIN_CACHE``).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import hashlib
 import json
 import random
@@ -44,6 +54,7 @@ from memscribe.judge.relevance import (
     GATE_CANDIDATES,
     GATE_FEATURES,
     RelevanceGate,
+    cross_lingual,
     load_background,
     personal_features,
 )
@@ -52,6 +63,8 @@ TRAIN_STORES = ("locomo-conv-41", "locomo-conv-48", "locomo-conv-50")
 TOPICAL_FLOOR = False  # measured: the floor refused 12% of the MemoryBank probing questions
 MAX_TOPICAL_PASS = 0.02  # of the unanswerable training queries, at most this share may pass the topical model
 MAX_REFUSED = 0.02  # of each source's answerable training questions, at most this share may be refused
+# of the unanswerable training queries, at most this share may pass the cross-lingual model
+MAX_CROSS_PASS = 0.02
 C = 1.0
 PERSONAL_C = 1.0
 SCORES = WEIGHTS / "relevance_gate_scores.json"
@@ -273,16 +286,21 @@ def source_of(c: Case) -> str:
     )
 
 
-def training_pairs(cases, feats):
+def training_pairs(cases, feats, *, cross: bool = False):
     """Pairs of the training part, each weighted so the four sources (store / written, positive / negative)
-    weigh the same: LoCoMo's many evidence pairs would otherwise teach that only a shared name is relevant."""
+    weigh the same: LoCoMo's many evidence pairs would otherwise teach that only a shared name is relevant.
+    Only the pairs in one language (the query's and the memory's), or with ``cross`` only those in two
+    (what the cross-lingual model judges)."""
     x, y, src = [], [], []
     for c, f in zip(cases, feats, strict=True):
         if not is_train(c) or not len(c.texts):
             continue
+        other = cross_lingual(c.query, c.texts[: len(f)])
         for i, ev in enumerate(c.evidence):
             if c.kind == "answerable" and not ev:
                 continue  # a candidate that is not evidence may still be relevant: not a negative
+            if other[i] != cross:
+                continue
             x.append(f[i])
             y.append("relevant" if c.kind == "answerable" else "unrelated")
             src.append(source_of(c))
@@ -310,20 +328,23 @@ def fit_weighted(x: np.ndarray, y: list[str], w: np.ndarray, name: str = "releva
     )
 
 
-def best_p(model: LinearModel, cases: list[Case], feats, columns=None) -> np.ndarray:
-    """Each case's best P(relevant) by one model: 1 when a keyword lookup is literally held."""
+def best_p(model: LinearModel, cases: list[Case], feats, columns=None, *, cross: bool = False) -> np.ndarray:
+    """Each case's best P(relevant) by one model over its memories in the query's language (with ``cross``: in
+    the other language), 0 when it has none: 1 when a keyword lookup is literally held."""
     from memscribe.judge.relevance import literal_match
 
     pos = model.classes.index("relevant")
     cols = slice(None) if columns is None else columns
-    return np.array(
-        [
-            (1.0 if literal_match(c.query, c.texts) is not None else model.proba(f[:, cols])[:, pos].max())
-            if len(f)
-            else 0.0
-            for c, f in zip(cases, feats, strict=True)
-        ]
-    )
+    out = []
+    for c, f in zip(cases, feats, strict=True):
+        if not len(f):
+            out.append(0.0)
+        elif literal_match(c.query, c.texts) is not None:
+            out.append(1.0)
+        else:
+            mine = cross_lingual(c.query, c.texts[: len(f)]) == cross
+            out.append(float(model.proba(f[mine][:, cols])[:, pos].max()) if mine.any() else 0.0)
+    return np.array(out)
 
 
 def combined(best_a: np.ndarray, ta: float, best_t: np.ndarray, tt: float, floor: float) -> np.ndarray:
@@ -344,12 +365,16 @@ def topical_threshold(cases, best_t) -> float:
     return float(np.quantile(neg, 1.0 - MAX_TOPICAL_PASS))
 
 
-def choose_threshold(cases, best) -> float:
+def choose_threshold(cases, best, *, cross: bool = False) -> float:
     """The highest threshold that refuses at most MAX_REFUSED of the answerable training questions of each
-    source (the LoCoMo stores, the written small stores)."""
+    source (the LoCoMo stores, the written small stores) whose evidence is in the query's language (with
+    ``cross``: in the other language)."""
     by: dict[str, list[float]] = defaultdict(list)
     for c, b in zip(cases, best, strict=True):
         if is_train(c) and c.kind == "answerable":
+            other = cross_lingual(c.query, c.texts)
+            if not any(ev and o == cross for ev, o in zip(c.evidence, other, strict=False)):
+                continue
             by[source_of(c)].append(b)
     return float(min(np.quantile(v, MAX_REFUSED) for v in by.values()))
 
@@ -384,23 +409,25 @@ def report(cases, best, threshold) -> dict:
 
 def pair_scores(gate: RelevanceGate, cases: list[Case], feats) -> dict:
     """Per (query, memory) pair of the written stores, labelled 1 / 0 (the hard negatives included): precision
-    and recall of the query-aware model's P(relevant) >= its threshold, and the share of queries whose best
-    memory by that P is a relevant one; by split and part (zh, en, cross, all)."""
-    pos = gate.model.classes.index("relevant")
+    and recall of P(relevant) >= the threshold (the query-aware model's for a memory in the query's language,
+    the cross-lingual model's for one in the other), and the share of queries whose best memory by P over its
+    threshold is a relevant one; by split and part (zh, en, cross, all)."""
     acc: dict[str, list[float]] = defaultdict(
         lambda: [0.0, 0.0, 0.0, 0.0, 0.0]
     )  # tp, fp, fn, top1 ok, groups
     for c, f in zip(cases, feats, strict=True):
         if c.kind != "answerable" or not c.store.startswith("written") or not len(f):
             continue
-        p = gate.model.proba(f)[:, pos]
+        # each memory's P over its model's threshold: >= 1 passes
+        main, _, other = gate.scores(c.query, c.texts[: len(f)], f)
+        p = np.where(np.isnan(other), main / gate.threshold, other / gate.cross_threshold)
         y = np.array(c.evidence, dtype=bool)
         split = c.store.split("-", 1)[1]
         for key in (f"{split} written-{c.part}", f"{split} written-all"):
             a = acc[key]
-            a[0] += float((p >= gate.threshold)[y].sum())
-            a[1] += float((p >= gate.threshold)[~y].sum())
-            a[2] += float((p < gate.threshold)[y].sum())
+            a[0] += float((p >= 1.0)[y].sum())
+            a[1] += float((p >= 1.0)[~y].sum())
+            a[2] += float((p < 1.0)[y].sum())
             a[3] += float(y[int(p.argmax())])
             a[4] += 1
     out = {}
@@ -418,7 +445,34 @@ def gate_scores(gate: RelevanceGate, cases: list[Case], feats) -> np.ndarray:
 
     a = best_p(gate.model, cases, feats)
     t = best_p(gate.topical, cases, feats, _TOPICAL_COLUMNS)
-    return combined(a, gate.threshold, t, gate.topical_threshold, gate.topical_floor)
+    score = combined(a, gate.threshold, t, gate.topical_threshold, gate.topical_floor)
+    if gate.cross is None:
+        return score
+    return np.maximum(score, best_p(gate.cross, cases, feats, cross=True) / gate.cross_threshold)
+
+
+def fit_cross(cases, feats) -> tuple[LinearModel, float]:
+    """The cross-lingual model: the pairs whose memory is in the other language than the query — the
+    written cross-lingual stores' relevant memories against the unanswerable training queries' candidates in
+    the other language (on the dev stores and the written cross-lingual stores) — and its threshold, chosen
+    as the main model's is."""
+    x, y, w = training_pairs(cases, feats, cross=True)
+    model = fit_weighted(x, y, w, "relevance_cross")
+    best = best_p(model, cases, feats, cross=True)
+    # the threshold that refuses at most MAX_REFUSED of the cross-lingual answerable training questions, raised
+    # until at most MAX_CROSS_PASS of the unanswerable training queries pass on their memories in the other
+    # language (the cross-lingual evidence is weaker than a shared word: both bounds cannot hold)
+    neg = [b for c, b in zip(cases, best, strict=True) if c.kind == "unanswerable-train"]
+    threshold = max(choose_threshold(cases, best, cross=True), float(np.quantile(neg, 1.0 - MAX_CROSS_PASS)))
+    meta = {
+        "c": C,
+        "max_refused": MAX_REFUSED,
+        "max_pass": MAX_CROSS_PASS,
+        "features": list(GATE_FEATURES),
+        "threshold": threshold,
+    }
+    m = LinearModel(model.name, model.classes, model.weights, model.bias, model.mean, model.scale, meta)
+    return m, threshold
 
 
 def evaluate_shipped(*, stores: bool = True) -> dict:
@@ -445,14 +499,29 @@ def main() -> None:
 
     ap = argparse.ArgumentParser()
     ap.add_argument("--check", action="store_true", help="report with the shipped weights")
+    ap.add_argument(
+        "--cross",
+        action="store_true",
+        help="train the cross-lingual model only, keeping the shipped query-aware, topical and query models",
+    )
     args = ap.parse_args()
     cases = store_cases() + written_cases("train") + written_cases("test")
     if args.check:
         gate: RelevanceGate = load_gate()
         feats = features(cases, gate.personal, {})
+    elif args.cross:
+        gate = load_gate()
+        # the training queries' out-of-fold P(personal), as the full fit reads them: the shipped query model was
+        # fit on the unanswerable training queries, and its own P for them would make them look easy negatives
+        _, oof = train_personal()
+        cross, c_threshold = fit_cross(cases, features(cases, gate.personal, oof))
+        feats = features(cases, gate.personal, {})
+        cross.save(WEIGHTS / "relevance_cross.npz")
+        gate = dataclasses.replace(gate, cross=cross, cross_threshold=c_threshold)
     else:
         personal, oof = train_personal()
         feats = features(cases, personal, oof)
+        cross, c_threshold = fit_cross(cases, feats)
         x, y, w = training_pairs(cases, feats)
         model = fit_weighted(x, y, w)
         threshold = choose_threshold(cases, best_p(model, cases, feats))
@@ -483,13 +552,14 @@ def main() -> None:
                 "max_pass": MAX_TOPICAL_PASS,
             },
         )
-        gate = RelevanceGate(model, personal, threshold, topical, t_threshold, t_floor)
+        gate = RelevanceGate(model, personal, threshold, topical, t_threshold, t_floor, cross, c_threshold)
         # the figures are those of the weights as shipped, read as --check and the test read them (the query
         # model's own P for every query: three probe queries are also training queries, whose out-of-fold P
         # the fit used would flip a pair on the threshold between this report and the test)
         gate.model.save(WEIGHTS / "relevance_gate.npz")
         gate.topical.save(WEIGHTS / "relevance_topical.npz")
         gate.personal.save(WEIGHTS / "query_personal.npz")
+        cross.save(WEIGHTS / "relevance_cross.npz")
         from memscribe.judge.linear import load_model
 
         load_model.cache_clear()
@@ -501,13 +571,20 @@ def main() -> None:
         print(f"{k:42s} {v['value']:.3f}  (n={v['n']})")
     print(
         f"thresholds: model {gate.threshold:.4f}, topical {gate.topical_threshold:.4f}, "
-        f"topical floor {gate.topical_floor:.4f}"
+        f"topical floor {gate.topical_floor:.4f}, cross-lingual {gate.cross_threshold:.4f}"
     )
     _print_weights(gate.model, GATE_FEATURES)
     _print_weights(gate.topical, TOPICAL_FEATURES)
+    if gate.cross is not None:
+        _print_weights(gate.cross, GATE_FEATURES)
     if not args.check:
         SCORES.write_text(json.dumps(scores, ensure_ascii=False, indent=1) + "\n")
-        print(f"-> {WEIGHTS}/relevance_gate.npz, relevance_topical.npz, query_personal.npz, {SCORES.name}")
+        written = (
+            "relevance_cross.npz"
+            if args.cross
+            else "relevance_gate.npz, relevance_topical.npz, query_personal.npz, relevance_cross.npz"
+        )
+        print(f"-> {WEIGHTS}/{written}, {SCORES.name}")
 
 
 if __name__ == "__main__":

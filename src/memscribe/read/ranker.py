@@ -39,11 +39,8 @@ from memscribe.read.rerank import Scored
 __all__ = ["RANK_FEATURES", "RecallRanker", "load_ranker", "rank_features"]
 
 _KINDS = tuple(k.value for k in Kind)
-# the gate's pair features the ranker reads: all but the language flag, which the dev conversations it was
-# trained on (each in one language) never set
-_GATE_COLUMNS = [i for i, f in enumerate(GATE_FEATURES) if f != "cross_lingual"]
 RANK_FEATURES = (
-    *(GATE_FEATURES[i] for i in _GATE_COLUMNS),
+    *GATE_FEATURES,
     "cosine",
     "cosine_gap",  # the best candidate's cosine minus this one's
     "cosine_rank",  # log(1 + place by cosine among the candidates)
@@ -103,12 +100,12 @@ def rank_features(
     cos = np.array([float(s.why["cosine"]) for s in scored])
     fused = np.array([float(s.why["fused"]) for s in scored])
     hand = np.array([float(s.score) for s in scored])
-    pair = pair_features(bg, query, qvec, texts, cos.tolist(), personal=personal)[:, _GATE_COLUMNS]
+    pair = pair_features(bg, query, qvec, texts, cos.tolist(), personal=personal)
     asks_when = 1.0 if _ASKS_WHEN.search(query) else 0.0
     cos_rank, fused_rank, hand_rank = _place(cos), _place(fused), _place(hand)
     top_fused = max(float(fused.max()), 1e-9)
     q_rarity = query_rarity(query)
-    shared = pair[:, RANK_FEATURES.index("shared_rarity")]
+    shared = pair[:, GATE_FEATURES.index("shared_rarity")]
     origins = [s.record.sources[0].message_id if s.record.sources else None for s in scored]
     per_origin = Counter(o for o in origins if o is not None)
     top = {int(j) for j in np.argsort(-hand, kind="stable")[:_SESSION_TOP]}
