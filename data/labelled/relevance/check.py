@@ -184,75 +184,105 @@ PAIR_FIELDS = {
 }  # fmt: skip
 
 
-def check_pairs(all_ids: set[str]) -> dict[str, list[dict]]:
-    by_split: dict[str, list[dict]] = {}
+def _pair_files() -> list[tuple[str, str, str, list[dict]]]:
+    """(key, query language, split, rows) of every pair file: ``{lang}_{split}.jsonl`` (query and memory in one
+    language) and the cross-lingual ``cross_{split}.jsonl`` (a question in ``lang`` over a memory written in
+    ``memory_lang``), whose rows are split by their query's language."""
+    out = []
     for lang in LANGS:
         for split in ("train", "test"):
-            rows = load(HERE / f"{lang}_{split}.jsonl")
-            by_split[f"{lang}_{split}"] = rows
-            groups: dict[str, list[dict]] = defaultdict(list)
-            for r in rows:
-                w = r["_where"]
-                for f, t in PAIR_FIELDS.items():
-                    if not isinstance(r.get(f), t) or (t is str and not r[f].strip()):
-                        err(w, f"field {f!r} missing or not {t.__name__}")
-                if errors and errors[-1].startswith(f"ERROR {w}"):
-                    continue
-                if r["id"] in all_ids:
-                    err(w, f"duplicate id {r['id']}")
-                all_ids.add(r["id"])
-                if not r["id"].startswith(f"{lang}-"):
-                    err(w, f"id {r['id']} not prefixed by language")
-                if r["lang"] != lang:
-                    err(w, f"lang {r['lang']} in the {lang} file")
-                if r["label"] not in (0, 1):
-                    err(w, f"label {r['label']}")
-                if r["intent"] not in INTENTS:
-                    err(w, f"intent {r['intent']!r}")
-                if r["setting"] not in SETTINGS:
-                    err(w, f"setting {r['setting']!r}")
-                if r["qtype"] not in QTYPES:
-                    err(w, f"qtype {r['qtype']!r}")
-                if r.get("kind") is not None and r["kind"] not in KINDS:
-                    err(w, f"kind {r['kind']!r}")
-                if r.get("status") is not None and r["status"] not in STATUSES:
-                    err(w, f"status {r['status']!r}")
-                if r["label"] == 1 and r.get("neg") is not None:
-                    err(w, "a relevant pair with a neg type")
-                if r["label"] == 0 and r.get("neg") not in NEGS:
-                    err(w, f"irrelevant pair without a valid neg type: {r.get('neg')!r}")
-                if r.get("asked_at") is not None and not ISO_DATE.match(str(r["asked_at"])):
-                    err(w, f"asked_at {r['asked_at']!r} not ISO")
-                check_lang_text(w, lang, r["query"])
-                check_lang_text(w, lang, r["memory"])
-                check_source(w, lang, split, r["source"])
-                check_query_source(w, lang, split, r["query_source"])
-                groups[r["group"]].append(r)
-            for gid, items in groups.items():
-                w = f"{lang}_{split} group {gid}"
-                if len({i["query"] for i in items}) != 1:
-                    err(w, "more than one query text in a group")
-                if len({i["intent"] for i in items}) != 1 or len({i["qtype"] for i in items}) != 1:
-                    err(w, "intent/qtype differ within a group")
-                if not GROUP_SIZE[0] <= len(items) <= GROUP_SIZE[1]:
-                    err(w, f"{len(items)} memories (want {GROUP_SIZE[0]}-{GROUP_SIZE[1]})")
-                pos = sum(i["label"] for i in items)
-                if not GROUP_POSITIVES[0] <= pos <= GROUP_POSITIVES[1]:
-                    err(w, f"{pos} relevant memories (want {GROUP_POSITIVES[0]}-{GROUP_POSITIVES[1]})")
-                mems = [i["memory"] for i in items]
-                if len(set(mems)) != len(mems):
-                    err(w, "the same memory twice in a group")
-            # a group id may not be reused across splits
-        train_g = {r["group"] for r in by_split[f"{lang}_train"]}
-        test_g = {r["group"] for r in by_split[f"{lang}_test"]}
+            out.append((f"{lang}_{split}", lang, split, load(HERE / f"{lang}_{split}.jsonl")))
+    for split in ("train", "test"):
+        rows = load(HERE / f"cross_{split}.jsonl")
+        for lang in LANGS:
+            out.append((f"cross_{lang}_{split}", lang, split, [r for r in rows if r.get("lang") == lang]))
+        for r in rows:
+            if r.get("lang") not in LANGS:
+                err(r["_where"], f"lang {r.get('lang')!r}")
+    return out
+
+
+def check_pairs(all_ids: set[str]) -> dict[str, list[dict]]:
+    by_split: dict[str, list[dict]] = {}
+    for key, lang, split, rows in _pair_files():
+        cross = key.startswith("cross_")
+        by_split[key] = rows
+        groups: dict[str, list[dict]] = defaultdict(list)
+        for r in rows:
+            w = r["_where"]
+            for f, t in PAIR_FIELDS.items():
+                if not isinstance(r.get(f), t) or (t is str and not r[f].strip()):
+                    err(w, f"field {f!r} missing or not {t.__name__}")
+            if errors and errors[-1].startswith(f"ERROR {w}"):
+                continue
+            if r["id"] in all_ids:
+                err(w, f"duplicate id {r['id']}")
+            all_ids.add(r["id"])
+            if not r["id"].startswith(f"{lang}-"):
+                err(w, f"id {r['id']} not prefixed by language")
+            if r["lang"] != lang:
+                err(w, f"lang {r['lang']} in the {lang} file")
+            if r["label"] not in (0, 1):
+                err(w, f"label {r['label']}")
+            if r["intent"] not in INTENTS:
+                err(w, f"intent {r['intent']!r}")
+            if r["setting"] not in SETTINGS:
+                err(w, f"setting {r['setting']!r}")
+            if r["qtype"] not in QTYPES:
+                err(w, f"qtype {r['qtype']!r}")
+            if r.get("kind") is not None and r["kind"] not in KINDS:
+                err(w, f"kind {r['kind']!r}")
+            if r.get("status") is not None and r["status"] not in STATUSES:
+                err(w, f"status {r['status']!r}")
+            if r["label"] == 1 and r.get("neg") is not None:
+                err(w, "a relevant pair with a neg type")
+            if r["label"] == 0 and r.get("neg") not in NEGS:
+                err(w, f"irrelevant pair without a valid neg type: {r.get('neg')!r}")
+            if r.get("asked_at") is not None and not ISO_DATE.match(str(r["asked_at"])):
+                err(w, f"asked_at {r['asked_at']!r} not ISO")
+            check_lang_text(w, lang, r["query"])
+            mlang = lang
+            if cross:
+                mlang = r.get("memory_lang")
+                if mlang not in LANGS or mlang == lang:
+                    err(w, f"a cross-lingual pair needs memory_lang, the other language: {mlang!r}")
+                    mlang = lang
+                elif not r["id"].startswith(f"{lang}-x-") or not r["group"].startswith(f"{lang}-x-"):
+                    err(w, f"cross-lingual ids and groups are <lang>-x-…: {r['id']}, {r['group']}")
+            elif r.get("memory_lang", lang) != lang:
+                err(w, "memory_lang differs from lang outside the cross-lingual files")
+            check_lang_text(w, mlang, r["memory"])
+            check_source(w, lang, split, r["source"])
+            check_query_source(w, lang, split, r["query_source"])
+            groups[r["group"]].append(r)
+        for gid, items in groups.items():
+            w = f"{lang}_{split} group {gid}"
+            if len({i["query"] for i in items}) != 1:
+                err(w, "more than one query text in a group")
+            if len({i["intent"] for i in items}) != 1 or len({i["qtype"] for i in items}) != 1:
+                err(w, "intent/qtype differ within a group")
+            if not GROUP_SIZE[0] <= len(items) <= GROUP_SIZE[1]:
+                err(w, f"{len(items)} memories (want {GROUP_SIZE[0]}-{GROUP_SIZE[1]})")
+            pos = sum(i["label"] for i in items)
+            if not GROUP_POSITIVES[0] <= pos <= GROUP_POSITIVES[1]:
+                err(w, f"{pos} relevant memories (want {GROUP_POSITIVES[0]}-{GROUP_POSITIVES[1]})")
+            mems = [i["memory"] for i in items]
+            if len(set(mems)) != len(mems):
+                err(w, "the same memory twice in a group")
+    for lang in LANGS:
+        # a group id may not be reused across splits
+        train_rows = by_split[f"{lang}_train"] + by_split[f"cross_{lang}_train"]
+        test_rows = by_split[f"{lang}_test"] + by_split[f"cross_{lang}_test"]
+        train_g = {r["group"] for r in train_rows}
+        test_g = {r["group"] for r in test_rows}
         if train_g & test_g:
             err(lang, f"group ids in both splits: {sorted(train_g & test_g)[:5]}")
-        tr_q = [r["query"] for r in by_split[f"{lang}_train"]]
-        te_q = [r["query"] for r in by_split[f"{lang}_test"]]
+        tr_q = [r["query"] for r in train_rows]
+        te_q = [r["query"] for r in test_rows]
         for a, b, j in near_duplicates(tr_q, te_q):
             err(f"{lang} train/test", f"near-duplicate queries (J={j:.2f}): {a!r} ~ {b!r}")
-        tr_m = [r["memory"] for r in by_split[f"{lang}_train"] if r["source"] == "written"]
-        te_m = [r["memory"] for r in by_split[f"{lang}_test"] if r["source"] == "written"]
+        tr_m = [r["memory"] for r in train_rows if r["source"] == "written"]
+        te_m = [r["memory"] for r in test_rows if r["source"] == "written"]
         for a, b, j in near_duplicates(tr_m, te_m):
             warn(f"{lang} train/test", f"near-duplicate written memories (J={j:.2f}): {a!r} ~ {b!r}")
     return by_split

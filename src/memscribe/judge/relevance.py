@@ -13,6 +13,13 @@ tells "where do I live?" from "what's the capital of France?" when the store's o
 
 A query passes when at least one of its first recall candidates clears the model's threshold; otherwise its
 result is empty ("宁缺毋滥"). No per-memory cut: every one tried lost evidence on LoCoMo.
+
+A memory written in the other language than the query (a Chinese question over English notes, an agent's
+English search over a Chinese chat) shares no term or name with it, and e5 sets its cosine on another scale (a
+Chinese question is ~0.11 closer to any Chinese sentence than to any English one). Its z is measured against the
+background in the memory's language, and it is judged by a model of its own (``relevance_cross.npz``, trained on
+``data/labelled/relevance/cross_train.jsonl`` against the unanswerable queries' candidates in the other
+language), so that the models for one language keep their weights.
 """
 
 from __future__ import annotations
@@ -38,13 +45,16 @@ __all__ = [
     "Background",
     "GateVerdict",
     "RelevanceGate",
+    "background_stats",
     "cue_rarity",
     "is_lookup",
+    "language_shift",
     "literal_match",
     "load_background",
     "load_gate",
     "pair_features",
     "personal_features",
+    "personal_p",
     "query_rarity",
     "slot_match",
     "term_rarity",
@@ -53,8 +63,8 @@ __all__ = [
 
 GATE_CANDIDATES = 20  # the gate judges the first recall candidates only (the rest rank lower anyway)
 GATE_FEATURES = (
-    "z",  # (cos - mu) / sd against the background in the query's language
-    "z_top",  # (cos - mean of the 5 closest background sentences) / sd
+    "z",  # (cos - mu) / sd against the background in the memory's language
+    "z_top",  # (cos - mean of the 5 closest background sentences of the memory's language) / sd
     "mu",  # how close the query is to memories in general (chit-chat sits near everything)
     "sd",
     "shared_rarity",  # summed rarity of the content terms query and memory share (capped)
@@ -281,12 +291,13 @@ def pair_features(
     qvec = np.asarray(qvec, dtype=np.float32)
     if qvec.shape != (bg.vectors.shape[1],):
         raise InputError(f"query vector of dim {qvec.shape}, background has {bg.vectors.shape[1]}")
-    # against the background in the query's language: cross-language cosines are lower, and a mixed
-    # background would make the spread of every query bimodal
-    same = bg.is_zh if detect_lang(query) == "zh" else ~bg.is_zh
-    bcos = bg.vectors[same] @ qvec
-    mu, sd = float(bcos.mean()), max(float(bcos.std()), 1e-4)
-    top = float(np.sort(bcos)[-5:].mean())
+    # a memory's cosine is measured against the background in ITS language: cross-language cosines sit lower
+    # (a Chinese question is ~0.11 closer to any Chinese sentence than to any English one), and a mixed
+    # background would make the spread of every query bimodal. mu and sd, what the query is like, are those of
+    # the query's own language.
+    q_lang = detect_lang(query)
+    stats = {lang: background_stats(bg, qvec, lang) for lang in ("zh", "en")}
+    mu, sd, _ = stats[q_lang]
     q_terms, q_names, q_nums = _terms(query), _names(query), set(_NUMBER.findall(query))
     first_person = 1.0 if _FIRST_PERSON.search(query) else 0.0
     about_self = 1.0 if _ABOUT_SELF.search(query) else 0.0
@@ -294,9 +305,10 @@ def pair_features(
     rows = np.zeros((len(memories), len(GATE_FEATURES)), dtype=np.float32)
     for i, (text, cos) in enumerate(zip(memories, cosines, strict=True)):
         rarity = [term_rarity(q_terms[t]) for t in q_terms.keys() & _terms(text).keys()]
+        m_mu, m_sd, m_top = stats[detect_lang(text)]
         rows[i] = (
-            (cos - mu) / sd,
-            (cos - top) / sd,
+            (cos - m_mu) / m_sd,
+            (cos - m_top) / m_sd,
             mu,
             sd,
             min(sum(rarity), _SHARED_RARITY_CAP),
@@ -310,6 +322,29 @@ def pair_features(
             math.log1p(count_tokens(text)),
         )
     return rows
+
+
+def cross_lingual(query: str, memories: Sequence[str]) -> np.ndarray:
+    """Which memories are written in the other language than the query (what the cross-lingual model judges)."""
+    q_lang = detect_lang(query)
+    return np.array([detect_lang(m) != q_lang for m in memories], dtype=bool)
+
+
+def background_stats(bg: Background, qvec: np.ndarray, lang: str) -> tuple[float, float, float]:
+    """The query's cosines to the background sentences of one language: their mean, spread (floored), and the
+    mean of the 5 closest."""
+    bcos = bg.vectors[bg.is_zh if lang == "zh" else ~bg.is_zh] @ np.asarray(qvec, dtype=np.float32)
+    return float(bcos.mean()), max(float(bcos.std()), 1e-4), float(np.sort(bcos)[-5:].mean())
+
+
+def language_shift(bg: Background, query: str, qvec: np.ndarray, text: str) -> float:
+    """What to add to the query's cosine with a memory written in the other language to put it on the scale of
+    the query's own language: the difference of the query's mean cosines to the background in the two
+    languages (0 when both are in one language)."""
+    q_lang, m_lang = detect_lang(query), detect_lang(text)
+    if q_lang == m_lang:
+        return 0.0
+    return background_stats(bg, qvec, q_lang)[0] - background_stats(bg, qvec, m_lang)[0]
 
 
 def personal_features(query: str, qvec: np.ndarray) -> np.ndarray:
@@ -368,8 +403,8 @@ def slot_match(qvec: np.ndarray, slots: Sequence[str | None]) -> int | None:
 
 @dataclass(frozen=True)
 class GateVerdict:
-    """Whether a query's recall passes, why (``model`` / ``topical`` / ``lookup`` / ``slot`` / ``time window`` / ``no
-    candidates``), the best candidate's P(relevant), the threshold, and which candidate decided."""
+    """Whether a query's recall passes, why (``model`` / ``topical`` / ``cross-lingual`` / ``lookup`` / ``slot`` /
+    ``time window`` / ``no candidates``), the best candidate's P(relevant), the threshold, and which candidate decided."""
 
     passed: bool
     best: float
@@ -398,6 +433,12 @@ class RelevanceGate:
     # the query-aware model passes a query only when some candidate is at least this topical: reading a query
     # as personal ("给我写个冒泡排序") must not let any memory through
     topical_floor: float = 0.0
+    # P(relevant | query, memory) over GATE_FEATURES for a memory written in the other language than the
+    # query (a Chinese question over English notes): no term or name can be shared and the cosines sit on
+    # another scale, so such pairs have a model and a threshold of their own; the models above judge the
+    # memories in the query's language only. None: every pair goes to the models above.
+    cross: LinearModel | None = None
+    cross_threshold: float = 1.0
 
     def personal_p(self, query: str, qvec: np.ndarray) -> float:
         p = self.personal.proba(personal_features(query, qvec))
@@ -421,24 +462,49 @@ class RelevanceGate:
         # a keyword lookup asks what the store holds by construction: as personal as a query gets
         personal = 1.0 if is_lookup(query) else self.personal_p(query, qvec)
         x = pair_features(bg, query, qvec, memories, cosines, personal=personal)
-        p = self.model.proba(x)[:, self._pos]
+        p, t, c = self.scores(query, memories, x)
         i = int(p.argmax())
-        probs = tuple(map(float, p))
-        t = self.topical.proba(x[:, _TOPICAL_COLUMNS])[:, self.topical.classes.index("relevant")]
+        probs = tuple(map(float, np.where(np.isnan(c), p, c)))
         j = int(t.argmax())
         if p[i] >= self.threshold and t[j] >= self.topical_floor:
             return GateVerdict(True, float(p[i]), self.threshold, i, probs)
         if t[j] >= self.topical_threshold:
             return GateVerdict(True, float(t[j]), self.topical_threshold, j, probs, "topical")
+        k = int(np.nanargmax(c)) if not np.isnan(c).all() else None
+        if k is not None and c[k] >= self.cross_threshold:
+            return GateVerdict(True, float(c[k]), self.cross_threshold, k, probs, "cross-lingual")
         if slots is not None and personal >= _SLOT_PERSONAL:
             j = slot_match(qvec, list(slots)[:GATE_CANDIDATES])
             if j is not None:
                 return GateVerdict(True, float(p[j]), self.threshold, j, probs, "slot")
         return GateVerdict(False, float(p[i]), self.threshold, i, probs)
 
+    def scores(
+        self, query: str, memories: Sequence[str], x: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Per memory: P(relevant) by the query-aware and the topical model (0 for a memory in the other
+        language when a cross-lingual model judges those), and by the cross-lingual model (NaN for a memory in
+        the query's language)."""
+        p = self.model.proba(x)[:, self._pos]
+        t = self.topical.proba(x[:, _TOPICAL_COLUMNS])[:, self.topical.classes.index("relevant")]
+        c = np.full(len(p), np.nan)
+        if self.cross is not None:
+            other = cross_lingual(query, memories)
+            if other.any():
+                c[other] = self.cross.proba(x[other])[:, self.cross.classes.index("relevant")]
+                p, t = np.where(other, 0.0, p), np.where(other, 0.0, t)
+        return p, t, c
+
     @property
     def _pos(self) -> int:
         return self.model.classes.index("relevant")
+
+
+def personal_p(query: str, qvec: np.ndarray) -> float:
+    """P(the query asks about someone's life) by the shipped query model alone (what the ranker reads: it
+    needs no gate weights)."""
+    model = load_model("query_personal")
+    return float(model.proba(personal_features(query, qvec))[model.classes.index("personal")])
 
 
 @cache
@@ -450,10 +516,17 @@ def load_gate() -> RelevanceGate:
     topical = load_model("relevance_topical")
     if tuple(topical.meta.get("features", ())) != TOPICAL_FEATURES:
         raise InputError("relevance_topical.npz was trained on other features; retrain it")
+    cross = None
+    if (resources.files("memscribe.judge") / "weights" / "relevance_cross.npz").is_file():
+        cross = load_model("relevance_cross")
+        if tuple(cross.meta.get("features", ())) != GATE_FEATURES:
+            raise InputError("relevance_cross.npz was trained on other features; retrain it")
     return RelevanceGate(
         model,
         load_model("query_personal"),
         float(model.meta["threshold"]),
         topical,
         float(topical.meta["threshold"]),
+        cross=cross,
+        cross_threshold=float(cross.meta["threshold"]) if cross is not None else 1.0,
     )

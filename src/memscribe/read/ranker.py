@@ -28,8 +28,8 @@ from memscribe.judge.relevance import (
     GATE_FEATURES,
     Background,
     cue_rarity,
-    load_gate,
     pair_features,
+    personal_p,
     query_rarity,
     trained_embedder,
 )
@@ -193,7 +193,7 @@ class RecallRanker:
         from memscribe.judge.slots import guess_slot
 
         guess = guess_slot(np.asarray(qvec, dtype=np.float32), "profile")
-        return load_gate().personal_p(query, qvec), (guess.slot, guess.probability)
+        return personal_p(query, qvec), (guess.slot, guess.probability)
 
 
 def _of_someone_else(s: Scored) -> bool:

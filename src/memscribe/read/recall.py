@@ -15,8 +15,8 @@ import numpy as np
 from memscribe.boundary import metadata
 from memscribe.config import LifecycleConfig, RecallConfig
 from memscribe.errors import InputError
-from memscribe.judge.relevance import GateVerdict, load_background, load_gate
-from memscribe.lang.text import keyword_terms
+from memscribe.judge.relevance import GateVerdict, language_shift, load_background, load_gate
+from memscribe.lang.text import detect_lang, keyword_terms
 from memscribe.models import MemoryRecord
 from memscribe.providers.embedders import Embedder
 from memscribe.read.fuse import rrf
@@ -156,6 +156,7 @@ def recall_candidates(
         {m: s for m, s in fused.items() if m in live},
         cosines,
         {i for i, _ in by_kw},
+        shifts=_language_shifts(embedder, query, qvec, live),
         now=now,
         window=window,
         cfg=cfg,
@@ -166,6 +167,22 @@ def recall_candidates(
         cut=False,
     )
     return scored, qvec
+
+
+def _language_shifts(
+    embedder: Embedder, query: str, qvec: np.ndarray, records: Mapping[str, MemoryRecord]
+) -> dict[str, float]:
+    """For each memory written in the other language than the query, what puts its cosine on the scale of the
+    query's own language for the hand-set score and floors (:func:`memscribe.judge.relevance.language_shift`,
+    measured on the bundled background): e5 sets a Chinese question ~0.11 closer to any Chinese sentence than to
+    any English one, so an English memory that answers it would sit under every floor. The cosine itself (what
+    the gate and the ranker read) is left as it is."""
+    q_lang = detect_lang(query)
+    other = [m for m, r in records.items() if detect_lang(r.text) != q_lang]
+    if not other or not isinstance(getattr(embedder, "name", None), str):
+        return {}
+    shift = language_shift(load_background(embedder), query, qvec, records[other[0]].text)
+    return dict.fromkeys(other, shift)
 
 
 def hybrid_recall(

@@ -10,6 +10,7 @@ from datetime import datetime
 
 from memscribe.config import LifecycleConfig, RecallConfig
 from memscribe.lang import lexicon as lx
+from memscribe.lang.text import detect_lang
 from memscribe.lifecycle.decay import retrieval_value
 from memscribe.models import MemoryRecord
 
@@ -36,6 +37,7 @@ def rerank(
     cosines: dict[str, float],
     keyword_ids: set[str],
     *,
+    shifts: dict[str, float] | None = None,
     query: str = "",
     keyword_scores: dict[str, float] | None = None,
     now: datetime,
@@ -46,7 +48,9 @@ def rerank(
     cut: bool = True,
 ) -> list[Scored]:
     """The candidates scored by the hand-set weights, best first; with ``cut`` only those the hand-set
-    floors keep (:func:`hand_cut`). A learned ranker (:mod:`memscribe.read.ranker`) asks for them uncut."""
+    floors keep (:func:`hand_cut`). A learned ranker (:mod:`memscribe.read.ranker`) asks for them uncut.
+    ``shifts`` puts the cosine of a memory written in the other language than the query on the scale of the
+    query's language for the score (``why["cosine"]`` stays the raw cosine)."""
     if not fused:
         return []
     top = max(fused.values())
@@ -54,13 +58,14 @@ def rerank(
     kw_top = max(kw.values(), default=0.0) or 1.0
     q_low = query.lower()
     asks_me = bool(_ASKER.search(q_low))
+    q_lang = detect_lang(query)
     out: list[Scored] = []
     for mid, f in fused.items():
         rec = records.get(mid)
         if rec is None:
             continue
         cos = cosines.get(mid, 0.0)
-        sim = similarity_score(cos)
+        sim = similarity_score(cos + (shifts or {}).get(mid, 0.0))
         if mid not in keyword_ids and sim <= 0.0:
             continue  # only a weak vector neighbour: noise, not memory
         if cfg.fusion == "linear":
@@ -80,6 +85,10 @@ def rerank(
             if in_window:
                 score += 0.25
         fit = subject_fit(rec.facts.subject, rec.facts.participants, q_low, asks_me)
+        if fit < 0 and detect_lang(rec.text) != q_lang:
+            # whether the query names the relation ("sister" in "我妹妹在哪儿读研？") cannot be read by its
+            # words across languages: no evidence either way
+            fit = 0.0
         score += cfg.w_subject * fit
         if not deep and value < cfg.retrieval_value_min:
             continue
