@@ -630,6 +630,8 @@ PLAN_MOVES = [
     ),
     ("zh-moved-by-other", "周三下午两点跟王经理开会", "王经理把会改到周五上午十点了"),
     ("en-bumped", "Team offsite with Marco is on March 12", "Marco bumped the offsite to March 19"),
+    # the day it is moved from is said ("周四来不了"), the new one after a change word, in one statement
+    ("zh-moved-from-its-day", "物业说周四上午来修厨房水管漏水", "物业又改时间了，说周四来不了，改成周六下午"),
 ]
 
 

@@ -278,6 +278,10 @@ AT_SPLIT = datetime.fromisoformat("2026-05-20T19:00:00-04:00")
         # a trip and its return are one statement
         ("我下周三要去上海出差，周五回来。", "zh", 1),
         ("I'm flying to Denver on Monday, back on Thursday night.", "en", 1),
+        # a time that dates a thing, and a move to another time, are the same statement
+        ("上周买的那件大衣不合身，得在周日前退掉", "zh", 1),
+        ("物业又改时间了，说周四来不了，改成周六下午", "zh", 1),
+        ("The dinner was on Friday, we moved to Saturday at 7", "en", 1),
     ],
 )
 def test_a_statement_with_two_times_is_two_statements(text, lang, want):

@@ -320,6 +320,13 @@ def _own_verb_done(c: Candidate, r: MemoryRecord, things: set[str]) -> str | Non
     return None
 
 
+def _names_its_day(c: Candidate, r: MemoryRecord) -> bool:
+    """The new statement says the old plan's day and a day of its own: the plan moved from that day."""
+    if r.time_start is None or c.time_start is None or c.time_start.date() == r.time_start.date():
+        return False
+    return r.time_start.date().isoformat() in c.text
+
+
 def _someone_elses(text: str, things: set[str]) -> bool:
     """A thing both name is said to be another's: "her grant report", "their lease", "我妈的车险"."""
     for t in things:
@@ -817,11 +824,14 @@ def decide_merge(
             held = held or _kept_both(r, blocked, f"task {status}")
             continue
         dated_pair = {r.kind.value, c.kind.value} <= {"plan", "event", "task"}
+        # "物业又改时间了，说周四来不了，改成周六下午": the day the plan is moved from is the plan's own, and the
+        # change is said of that day
+        moved_from = dated_pair and bool(shared) and _names_its_day(c, r)
         if (
             change
-            and shares_anchor
+            and (shares_anchor or moved_from)
             and (r.kind == c.kind or dated_pair)
-            and cue_attaches(c.raw, _CHANGE_CUE, things)
+            and (cue_attaches(c.raw, _CHANGE_CUE, things) or (moved_from and _CHANGE_CUE.search(c.text)))
         ):
             # a plan's new date is identified by the plan; a changed fact also by whom it is about
             blocked = supersede_blockers(c.raw, r.raw, lang, people=not dated_pair)

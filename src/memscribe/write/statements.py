@@ -80,6 +80,15 @@ _CLAUSE_BREAK = re.compile(
 _ATTRIBUTIVE_ZH = re.compile(r"[刚新才]?[\u4e00-\u9fff]{1,2}的(?:那|这)?[件个双条本台辆只张份把位]?")
 
 
+# a clause that moves what was just said to its own time is the same statement: "说周四来不了，改成周六下午" (cut
+# at the comma, "改成周六下午" would not say what moved)
+_MOVED_ON = re.compile(
+    r"\s*(?:(?:就|那就|所以|只好|只能)?(?:改成|改到|改在|换成|换到|挪到|推到|延到|提前到|顺延到)"
+    r"|(?:so |and )?(?:it'?s |we )?(?:moved|changed|pushed|switched|rescheduled) to\b|instead\b)",
+    re.IGNORECASE,
+)
+
+
 def _dates_a_thing(text: str, end: int) -> bool:
     m = _ATTRIBUTIVE_ZH.match(text, end)
     return m is not None and "的" in m.group() and not text[end:].startswith(("的", "时候"))
@@ -108,7 +117,11 @@ def split_by_time(groups: list[list[Sentence]], at: datetime, lang: str) -> list
         for before, after in itertools.pairwise(mentions):
             if (before.time_start.date(), before.recurrence) == (after.time_start.date(), after.recurrence):
                 continue
-            cuts += [(b.start(), b.end()) for b in _CLAUSE_BREAK.finditer(text, before.end, after.start)]
+            cuts += [
+                (b.start(), b.end())
+                for b in _CLAUSE_BREAK.finditer(text, before.end, after.start)
+                if not _MOVED_ON.match(text, b.end())
+            ]
         if not cuts:
             out.append(group)
             continue
