@@ -97,6 +97,13 @@ REAL_CHANGES = [
         "FX",
     ),
     ("zh-membership-cancelled", "我办了个健身房年卡，在万达那家", "健身房年卡退了，搬家以后太远", "万达"),
+    (
+        "en-insurance-ended",
+        "my health insurance is through Aetna, the deductible is brutal",
+        "switched to Blue Cross through my new job, Aetna ended in January",
+        "deductible",
+    ),
+    ("zh-insurance-ended", "我的车险一直是在平安买的", "今年车险换成太平洋了，平安的到期没续", "一直"),
     # the same attribute read by the slot model, the change by the relation model (no shared word, no cue)
     (
         "zh-residence-read",
@@ -210,6 +217,12 @@ TRAPS = [
         "5k",
     ),
     ("zh-habit-stopped-by-other", "我每周二周四晚上去练瑜伽", "我妈的瑜伽停了，她膝盖不好", "周四"),
+    (
+        "en-insurance-someone-else",
+        "my health insurance is through Aetna, the deductible is brutal",
+        "my sister's Aetna policy ended in January",
+        "deductible",
+    ),
     (
         "en-subscription-other-thing",
         "I pay for Hulu, mostly for the FX shows.",

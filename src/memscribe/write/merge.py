@@ -84,10 +84,12 @@ _STANCE_ENDED = re.compile(
     rf"(?:{_STANCE_CHANGE.pattern})|不[\u4e00-\u9fff]{{1,3}}了|没再|停了|停掉了|放弃了|\b(?:given up)\b",
     re.IGNORECASE,
 )
-# something paid for by the month or the year (a subscription, a membership, a plan) and the words that end it:
+# something paid for by the month or the year (a subscription, a membership, a plan, an insurance policy) and the
+# words that end it:
 # "pays for Hulu" then "cancelled my Hulu subscription"; "办了健身房年卡" then "健身卡退了"
 _SUBSCRIBED = re.compile(
-    r"subscri|membership|\bmember\b|\bpays? for\b|\bpremium\b|会员|订阅|包月|包年|套餐|年卡|月卡|季卡",
+    r"subscri|membership|\bmember\b|\bpays? for\b|\bpremium\b|\binsurance\b|\binsured\b|\bpolicy\b"
+    r"|会员|订阅|包月|包年|套餐|年卡|月卡|季卡|保险|[车寿医意重]险|保单",
     re.IGNORECASE,
 )
 _SUBSCRIPTION_ENDED = re.compile(
