@@ -154,47 +154,32 @@ def written_cases(split: str) -> list[Case]:
                 part="cross" if items[0]["group"] in cross_groups else items[0]["lang"],
             )
         )
-    rng = random.Random(0)
-    group_list = sorted(g for g in groups if g not in cross_groups)
-    for u in unans:
-        lang_groups = [g for g in group_list if g.startswith(u["lang"])]
-        for g in rng.sample(lang_groups, 6):
-            texts = [p["memory"] for p in groups[g]]
-            cos = [float(mv[t] @ qv[u["query"]]) for t in texts]
-            order = np.argsort(cos)[::-1]
-            out.append(
-                Case(
-                    u["query"],
-                    qv[u["query"]],
-                    [texts[i] for i in order],
-                    [cos[i] for i in order],
-                    [False] * len(texts),
-                    "unanswerable-" + ("train" if split == "train" else "test"),
-                    f"written-{split}",
-                    part=u["lang"],
+
+    def unanswered(group_ids: list[str], per_query: int, seed: int, part: str | None) -> None:
+        # each unanswerable query against ``per_query`` stores of its language: nothing there answers it
+        rng = random.Random(seed)
+        for u in unans:
+            lang_groups = [g for g in group_ids if g.startswith(u["lang"])]
+            for g in rng.sample(lang_groups, per_query):
+                texts = [p["memory"] for p in groups[g]]
+                cos = [float(mv[t] @ qv[u["query"]]) for t in texts]
+                order = np.argsort(cos)[::-1]
+                out.append(
+                    Case(
+                        u["query"],
+                        qv[u["query"]],
+                        [texts[i] for i in order],
+                        [cos[i] for i in order],
+                        [False] * len(texts),
+                        "unanswerable-" + ("train" if split == "train" else "test"),
+                        f"written-{split}",
+                        part=part or u["lang"],
+                    )
                 )
-            )
-    # the same queries against stores written in the other language: nothing there answers them either
-    rng = random.Random(1)
-    cross_list = sorted(cross_groups)
-    for u in unans:
-        lang_groups = [g for g in cross_list if g.startswith(u["lang"])]
-        for g in rng.sample(lang_groups, 3):
-            texts = [p["memory"] for p in groups[g]]
-            cos = [float(mv[t] @ qv[u["query"]]) for t in texts]
-            order = np.argsort(cos)[::-1]
-            out.append(
-                Case(
-                    u["query"],
-                    qv[u["query"]],
-                    [texts[i] for i in order],
-                    [cos[i] for i in order],
-                    [False] * len(texts),
-                    "unanswerable-" + ("train" if split == "train" else "test"),
-                    f"written-{split}",
-                    part="cross",
-                )
-            )
+
+    unanswered(sorted(g for g in groups if g not in cross_groups), 6, 0, None)
+    # the same queries against stores written in the other language
+    unanswered(sorted(cross_groups), 3, 1, "cross")
     return out
 
 
