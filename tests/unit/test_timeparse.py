@@ -615,3 +615,22 @@ def test_eleven_alone_is_no_national_day() -> None:
     at = datetime(2026, 12, 7, 12, tzinfo=CN)
     assert [m.granularity for m in resolve_times("我十一点下班", at)] == ["hour"]
     assert [m.granularity for m in resolve_times("十一月去北京", at)] == ["month"]
+
+
+@pytest.mark.parametrize(
+    ("text", "rule", "first"),
+    [
+        ("Book club meets the first Wednesday of every month", "FREQ=MONTHLY;BYDAY=1WE", "2026-04-01"),
+        ("the last Friday of each month is pizza night", "FREQ=MONTHLY;BYDAY=-1FR", "2026-03-27"),
+        ("每月第一个周三开例会", "FREQ=MONTHLY;BYDAY=1WE", "2026-04-01"),
+        ("每个月最后一个周五下午三点团建", "FREQ=MONTHLY;BYDAY=-1FR;BYHOUR=15;BYMINUTE=0", "2026-03-27"),
+    ],
+)
+def test_a_weekday_by_its_place_in_the_month_repeats_monthly(text: str, rule: str, first: str) -> None:
+    (m,) = resolve_times(text, datetime(2026, 3, 10, 19, tzinfo=timezone(timedelta(hours=-5))))
+    assert (m.recurrence, m.time_start.date().isoformat()) == (rule, first)
+
+
+def test_a_weekday_by_its_place_in_a_named_month_is_one_day() -> None:
+    (m,) = resolve_times("The second Wednesday of March is the deadline", datetime(2026, 3, 1, tzinfo=UTC))
+    assert m.recurrence is None and m.time_start.date().isoformat() == "2026-03-11"

@@ -36,8 +36,10 @@ def build_rule(
     byday: tuple[int, ...] = (),
     byhour: int | None = None,
     byminute: int | None = None,
+    nth: int | None = None,
 ) -> str | None:
-    """'FREQ=WEEKLY;BYDAY=TH' (parts in a fixed order); None when dateutil rejects the rule."""
+    """'FREQ=WEEKLY;BYDAY=TH' (parts in a fixed order; ``nth`` the day's place in the month: 'BYDAY=2WE', the last
+    'BYDAY=-1FR'); None when dateutil rejects the rule."""
     from dateutil.rrule import rrulestr
 
     parts = [f"FREQ={freq}"]
@@ -48,7 +50,8 @@ def build_rule(
     if bymonthday is not None:
         parts.append(f"BYMONTHDAY={bymonthday}")
     if byday:
-        parts.append("BYDAY=" + ",".join(_BYDAY[i] for i in sorted(set(byday))))
+        place = str(nth) if nth else ""
+        parts.append("BYDAY=" + ",".join(place + _BYDAY[i] for i in sorted(set(byday))))
     if byhour is not None:
         parts.append(f"BYHOUR={byhour}")
         parts.append(f"BYMINUTE={byminute or 0}")
@@ -107,6 +110,7 @@ ZH_REC = re.compile(
     r"(?:(?P<every>每(?:个|一)?(?:(?P<iv>两|隔一|隔)个?)?)(?:周|星期|礼拜)(?:的?(?:周|星期|礼拜))?"
     rf"(?P<days>{_ZWD}(?:[、,，和及与]?(?:周|星期|礼拜)?{_ZWD})*)?(?P<we>末)?"
     r"|(?P<daily>每(?:一)?天|每日|每个?晚上|每个?早上)"
+    rf"|每个?月的?(?:第(?P<zn>[一二三四1-4])个|(?P<zlast>最后一个))(?:周|星期|礼拜)(?P<zwd>{_ZWD})"
     rf"|每个?月的?(?:(?P<md>{_ZN})[号日]|(?P<me>底|末))"
     rf"|每年的?(?P<ym>{_ZN})月(?P<yd>{_ZN})[日号]"
     r"|(?P<wk>工作日|周一到周五|周一至周五))"
@@ -149,6 +153,10 @@ def zh_recurrence(c: Ctx, m: re.Match[str]) -> Span | None:
             return None  # 每周 alone: no day to anchor
     elif m["daily"]:
         rule = build_rule("DAILY", **kw)  # type: ignore[arg-type]
+    elif m["zwd"]:
+        # 每月第二个周三, 每个月最后一个周五: the day's place in the month
+        nth = -1 if m["zlast"] else zh_int(m["zn"])
+        rule = build_rule("MONTHLY", byday=(_zwd(m["zwd"]),), nth=nth, **kw)  # type: ignore[arg-type]
     elif m["md"] or m["me"]:
         d = -1 if m["me"] else zh_int(m["md"])
         if d is None or not (d == -1 or 1 <= d <= 31):
@@ -170,8 +178,13 @@ _WDN = (
 )
 _WDP = r"mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays"
 _MON = r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?"
+_NTH = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "last": -1}
 EN_REC = re.compile(
-    rf"\b(?:(?:every|each)\s+(?P<other>other\s+)?(?P<days>(?:{_WDN})(?:\s*(?:,|and|&)\s*(?:{_WDN}))*)\b"
+    # "the first Wednesday of every month", "the last Friday of each month": the day's place in the month ("the
+    # last Sunday of the month" is this month's)
+    rf"\b(?:(?:the\s+)?(?P<nth>first|1st|second|2nd|third|3rd|fourth|4th|last)\s+(?P<nwd>{_WDN})s?\s+of\s+"
+    r"(?:every|each)\s+month\b"
+    rf"|(?:every|each)\s+(?P<other>other\s+)?(?P<days>(?:{_WDN})(?:\s*(?:,|and|&)\s*(?:{_WDN}))*)\b"
     rf"|(?:on\s+)?(?P<pl>(?:{_WDP})(?:\s*(?:,|and|&)\s*(?:{_WDP}))*)\b"
     # "on Tuesday and Thursday evenings", "Saturday mornings": a part of the day in the plural repeats
     rf"|(?:on\s+)?(?P<dpl>(?:{_WDN})(?:\s*(?:,|and|&)\s*(?:{_WDN}))*)\s+(?P<ppod>morning|afternoon|evening|night)s\b"
@@ -226,7 +239,9 @@ def en_recurrence(c: Ctx, m: re.Match[str]) -> Span | None:
         return None  # "two weekends ago" counts weekends, it names no rule
     kw = {"byhour": hour, "byminute": minute}
     timed = hour is not None
-    if m["days"] or m["pl"] or m["dpl"]:
+    if m["nwd"]:
+        rule = build_rule("MONTHLY", byday=(_ewd(m["nwd"]),), nth=_NTH[m["nth"].lower()], **kw)  # type: ignore[arg-type]
+    elif m["days"] or m["pl"] or m["dpl"]:
         said = m["days"] or m["pl"] or m["dpl"]
         names = re.findall(_WDP if m["pl"] else _WDN, said, re.I)
         rule = build_rule(
