@@ -217,6 +217,8 @@ TRAPS = [
         "5k",
     ),
     ("zh-habit-stopped-by-other", "我每周二周四晚上去练瑜伽", "我妈的瑜伽停了，她膝盖不好", "周四"),
+    # what is called off is ahead: a month later, "today's" review calls off no review of the month before
+    ("zh-cancel-a-month-later", "这周五下午三点开项目评审会", "今天的评审会取消了，改天再约", "15:00"),
     (
         "en-insurance-someone-else",
         "my health insurance is through Aetna, the deductible is brutal",

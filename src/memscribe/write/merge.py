@@ -322,6 +322,12 @@ def _own_verb_done(c: Candidate, r: MemoryRecord, things: set[str]) -> str | Non
     return None
 
 
+def _over(r: MemoryRecord, at: datetime | None) -> bool:
+    """The plan's time ended more than a day before ``at``."""
+    end = r.time_end or r.time_start
+    return at is not None and end is not None and end < at - timedelta(days=1)
+
+
 def _names_its_day(c: Candidate, r: MemoryRecord) -> bool:
     """The new statement says the old plan's day and a day of its own: the plan moved from that day."""
     if r.time_start is None or c.time_start is None or c.time_start.date() == r.time_start.date():
@@ -753,6 +759,8 @@ def decide_merge(
             continue
         if _someone_elses(c.raw, shared) and not _someone_elses(r.raw, shared):
             continue  # "Lisa submitted her grant report" closes no plan of the user's own report
+        if status == "cancelled" and _over(r, at):
+            continue  # what is called off is ahead: "我把今天的提醒取消了" calls off no reminder of a month ago
         blocked = supersede_blockers(c.raw, r.raw, lang, people=False)
         if not blocked:
             if status == "done":
