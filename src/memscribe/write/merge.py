@@ -323,9 +323,10 @@ def _own_verb_done(c: Candidate, r: MemoryRecord, things: set[str]) -> str | Non
 
 
 def _over(r: MemoryRecord, at: datetime | None) -> bool:
-    """The plan's time ended more than a day before ``at``."""
+    """The plan's time ended more than a week before ``at`` (a cancellation is reported in the days after:
+    "Friday's dinner with Sam is cancelled" on the Sunday)."""
     end = r.time_end or r.time_start
-    return at is not None and end is not None and end < at - timedelta(days=1)
+    return at is not None and end is not None and end < at - timedelta(days=7)
 
 
 def _names_its_day(c: Candidate, r: MemoryRecord) -> bool:
@@ -760,7 +761,7 @@ def decide_merge(
         if _someone_elses(c.raw, shared) and not _someone_elses(r.raw, shared):
             continue  # "Lisa submitted her grant report" closes no plan of the user's own report
         if status == "cancelled" and _over(r, at):
-            continue  # what is called off is ahead: "我把今天的提醒取消了" calls off no reminder of a month ago
+            continue  # "我把今天的提醒取消了" calls off no reminder of a month ago
         blocked = supersede_blockers(c.raw, r.raw, lang, people=False)
         if not blocked:
             if status == "done":
