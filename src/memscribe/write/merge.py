@@ -93,8 +93,8 @@ _SUBSCRIBED = re.compile(
     re.IGNORECASE,
 )
 _SUBSCRIPTION_ENDED = re.compile(
-    r"\b(?:cancell?ed|cancell?ing|unsubscribed|dropped|ended|let it lapse|didn't renew)\b"
-    r"|取消了|退订|退掉|退了|停了|不续了|没续|到期不续",
+    rf"(?:{lx.CANCELLED_ANY_KIND.pattern})|\b(?:unsubscribed|dropped|ended|let it lapse|didn't renew)\b"
+    r"|退订|退掉|退了|停了|不续了|没续|到期不续",
     re.IGNORECASE,
 )
 _PAUSED = re.compile(

@@ -83,8 +83,7 @@ _ATTRIBUTIVE_ZH = re.compile(r"[刚新才]?[\u4e00-\u9fff]{1,2}的(?:那|这)?[�
 # a clause that moves what was just said to its own time is the same statement: "说周四来不了，改成周六下午" (cut
 # at the comma, "改成周六下午" would not say what moved)
 _MOVED_ON = re.compile(
-    r"\s*(?:(?:就|那就|所以|只好|只能)?(?:改成|改到|改在|换成|换到|挪到|推到|延到|提前到|顺延到)"
-    r"|(?:so |and )?(?:it'?s |we )?(?:moved|changed|pushed|switched|rescheduled) to\b|instead\b)",
+    rf"\s*(?:(?:就|那就|所以|只好|只能|so|and|we|it'?s)\s*)*(?:改成|换成|换到|改在|{lx.MOVED_TO.pattern})|\s*instead\b",
     re.IGNORECASE,
 )
 
