@@ -103,7 +103,13 @@ class Store(Protocol):
 
     # search ---------------------------------------------------------------------------------------
     def vector_search(
-        self, user_id: str, query: np.ndarray, *, k: int, statuses: Sequence[str] = ("active",)
+        self,
+        user_id: str,
+        query: np.ndarray,
+        *,
+        k: int,
+        statuses: Sequence[str] = ("active",),
+        near: bool = False,  # the write path's look-up of a statement's neighbours: an engine may use a graph
     ) -> list[tuple[str, float]]: ...
     def keyword_search(
         self, user_id: str, terms: Sequence[str], *, k: int, statuses: Sequence[str] = ("active",)

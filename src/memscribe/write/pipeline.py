@@ -746,7 +746,7 @@ class WritePipeline:
     def _neighbours(
         self, user_id: str, cand: Candidate, vec: np.ndarray, by_kw: list[tuple[str, float]] | None = None
     ) -> list[Neighbour]:
-        by_vec = self.store.vector_search(user_id, vec, k=8, statuses=_NEIGHBOUR_STATUSES)
+        by_vec = self.store.vector_search(user_id, vec, k=8, statuses=_NEIGHBOUR_STATUSES, near=True)
         if by_kw is None:
             by_kw = self._keyword_neighbours(user_id, cand)
         # far vector neighbours can neither be duplicates nor the same slot's older value

@@ -62,9 +62,16 @@ class PostgresSearch(PostgresConnection):
         )
 
     def vector_search(
-        self, user_id: str, query: np.ndarray, *, k: int, statuses: Sequence[str] = ("active",)
+        self,
+        user_id: str,
+        query: np.ndarray,
+        *,
+        k: int,
+        statuses: Sequence[str] = ("active",),
+        near: bool = False,
     ) -> list[tuple[str, float]]:
-        """Cosine KNN inside one scope: exact for small scopes, HNSW with iterative scans for large ones."""
+        """Cosine KNN inside one scope: exact for small scopes, HNSW with iterative scans for large ones (the
+        same for the write path's ``near`` look-ups: the server's graph already serves both)."""
         if k <= 0 or self._dim is None:
             if self._dim is None:
                 dim = self.get_meta("vector_dim")

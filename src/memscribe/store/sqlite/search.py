@@ -48,9 +48,17 @@ class SQLiteSearch(SQLiteConnection):
     _vectors: VectorCache
 
     def vector_search(
-        self, user_id: str, query: np.ndarray, *, k: int, statuses: Sequence[str] = ("active",)
+        self,
+        user_id: str,
+        query: np.ndarray,
+        *,
+        k: int,
+        statuses: Sequence[str] = ("active",),
+        near: bool = False,
     ) -> list[tuple[str, float]]:
-        """Exact cosine KNN inside one user's scope (sqlite-vec's distance over the scope's vectors)."""
+        """Cosine KNN inside one user's scope: sqlite-vec's exact distance over a small scope; over a large
+        one, the scope's matrix (a projection's shortlist rescored exactly) or, for ``near`` look-ups of the
+        write path, its neighbour graph."""
         with self._lock:
             seq_row = self._exec("SELECT max(vseq) FROM memories WHERE user_id=?", (user_id,))
             seq = seq_row[0][0]
@@ -72,7 +80,7 @@ class SQLiteSearch(SQLiteConnection):
                 snapshot=lambda: self._load_vector_snapshot(user_id),
             )
             if matrix is not None:
-                return matrix.search(query, k, statuses)
+                return matrix.near(query, k, statuses) if near else matrix.search(query, k, statuses)
         q = np.asarray(query, dtype=np.float32).tobytes()
         rows = self._exec(
             "SELECT m.id, vec_distance_cosine(v.embedding, ?) AS d FROM memory_vectors v "
@@ -105,12 +113,14 @@ class SQLiteSearch(SQLiteConnection):
         written = 0
         with self._lock:
             for user_id, matrix in self._vectors.scopes():
-                if self._vectors.unsaved.get(user_id, 0) < max(min_new_rows, matrix.n // 50):
+                few = self._vectors.unsaved.get(user_id, 0) < max(min_new_rows, matrix.n // 50)
+                if few and not matrix.graph_unsaved:
                     continue
                 token = vector_sidecar.save(self.path, user_id, matrix)
                 with self.atomic():  # type: ignore[attr-defined]
                     self.set_meta(vector_sidecar.meta_key(user_id), token)  # type: ignore[attr-defined]
                 self._vectors.mark_saved(user_id)
+                matrix.graph_unsaved = False
                 written += 1
         return written
 

@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from memscribe.store.sqlite.neighbour_graph import GRAPH_MIN, NeighbourGraph
+
 __all__ = ["ScopeMatrix", "VectorCache"]
 
 
@@ -74,6 +76,13 @@ class ScopeMatrix:
     # matrix grows to this at once instead of by quarters, each of which copies it
     expected: int = 0
     _proj: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), dtype=np.float32))
+    # the write path's near-neighbour graph (neighbour_graph.py), past ``graph_min`` vectors; one saved in the
+    # snapshot is read on first use (a process that only reads never holds it), with the rows written since
+    graph_min: int = GRAPH_MIN
+    _graph: NeighbourGraph | None = None
+    _graph_saved: Callable[[], NeighbourGraph | None] | None = None
+    _graph_since: list[np.ndarray] = field(default_factory=list)
+    graph_unsaved: bool = False  # built in this process: worth a snapshot even if few rows came since
 
     @property
     def n(self) -> int:
@@ -116,7 +125,9 @@ class ScopeMatrix:
             # for a second million (amortised O(1) appends either way)
             cap = max(need, 2 * have if have < 65_536 else have + have // 4, 1024)
             if self._basis is not None and need <= self.expected:
-                cap = max(cap, self.expected)  # a scope read from SQL: its size is known, grow once
+                # a scope read from SQL: its size is known, grow once, with room for the writes that follow
+                # (else the first write after the build copies the whole matrix: ~1 GB at a million rows)
+                cap = max(cap, self.expected + max(1024, self.expected // 8))
             n = self._n
             dtype = self._mat.dtype if n else np.float32
             mat = np.zeros((cap, dim), dtype=dtype)
@@ -184,6 +195,16 @@ class ScopeMatrix:
                 self.reindex()
             else:
                 self._fresh.update(zip(pks[new].tolist(), at[new].tolist(), strict=True))
+        if self._graph is not None or self._graph_saved is not None:
+            # a status change rewrites the row with the same vector: only a new vector is a new node
+            moved = np.ones(at.size, dtype=bool)
+            held = np.flatnonzero(at < self._n - new.size)  # rows held before this batch
+            if held.size:
+                moved[held] = np.abs(self.vectors(at[held]) - vecs[held]).max(axis=1) > 1e-3
+            if self._graph is not None:
+                self._graph.add(at[moved], vecs[moved])
+            else:
+                self._graph_since.append(at[moved])
         self._mat[at] = vecs
         self._codes[at] = [_STATUS_CODES.get(r[2], 127) for r in rows]
         if self._basis is not None:
@@ -220,13 +241,47 @@ class ScopeMatrix:
         top = top[np.argsort(-sims[top])]
         return [(self.id_at(int(i)), float(sims[i])) for i in top if np.isfinite(sims[i])]
 
+    def near(self, q: np.ndarray, k: int, statuses: Sequence[str]) -> list[tuple[str, float]]:
+        """The write path's nearest neighbours (duplicates, an older value of a slot): from the graph once
+        the scope is past ``graph_min`` vectors, rescored exactly; below it, ``search``."""
+        graph = self.neighbour_graph(build=True)
+        if graph is None:
+            return self.search(q, k, statuses)
+        q = np.asarray(q, dtype=np.float32)
+        rows = graph.candidates(q)
+        rows = np.sort(rows[_status_lut(tuple(statuses))[self._codes[rows]]])
+        if not rows.size:
+            return []
+        exact = self.vectors(rows) @ q
+        order = np.argsort(-exact)[:k]
+        return [(self.id_at(int(rows[i])), float(exact[i])) for i in order]
+
+    def neighbour_graph(self, *, build: bool) -> NeighbourGraph | None:
+        """The graph: the saved one (brought up to date) on first use, else built when ``build`` and the
+        scope is large enough."""
+        if self._graph is None and self._graph_saved is not None:
+            loader, self._graph_saved = self._graph_saved, None
+            graph = loader()
+            if graph is not None:
+                since = (
+                    np.unique(np.concatenate(self._graph_since)) if self._graph_since else np.zeros(0, int)
+                )
+                graph.add(since, self.vectors(since))
+                self._graph = graph
+            self._graph_since = []
+        if self._graph is None and build and self._n >= self.graph_min:
+            self._graph = NeighbourGraph.build(self.vectors, self._n, int(self._mat.shape[1]))
+            self.graph_unsaved = True
+        return self._graph
+
 
 class VectorCache:
     """Per-scope matrices for scopes of at least ``min_size`` vectors. A scope seen for the first time in
     this process starts from its saved snapshot when one is valid (``vector_sidecar``), else from SQL."""
 
-    def __init__(self, min_size: int = 2000) -> None:
+    def __init__(self, min_size: int = 2000, graph_min: int = GRAPH_MIN) -> None:
         self.min_size = min_size
+        self.graph_min = graph_min
         self._scopes: dict[str, ScopeMatrix] = {}
         self._small: dict[str, int] = {}  # scope -> write sequence at which it was counted below min_size
         # scope -> rows read from SQL since the matrix was loaded from or written to a snapshot
@@ -263,6 +318,7 @@ class VectorCache:
             if entry is None:
                 entry = ScopeMatrix(seq=-1, dim=0, expected=have)
                 self.unsaved[user_id] = 0
+            entry.graph_min = self.graph_min
             self._scopes[user_id] = entry
         if entry.seq != seq:
             read = entry.apply(rows_since(entry.seq))

@@ -31,6 +31,7 @@ from pathlib import Path
 
 import numpy as np
 
+from memscribe.store.sqlite.neighbour_graph import NeighbourGraph
 from memscribe.store.sqlite.vector_cache import ScopeMatrix
 
 __all__ = ["FORMAT", "checksum", "erase", "folder_for", "load", "meta_key", "path_for", "save"]
@@ -87,6 +88,9 @@ def save(db_path: Path, user_id: str, matrix: ScopeMatrix) -> str:
     if matrix._basis is not None:
         arrays["basis"] = np.ascontiguousarray(matrix._basis)
         arrays["proj"] = np.ascontiguousarray(matrix._proj[:n])
+    graph = matrix.neighbour_graph(build=False)
+    if graph is not None:  # optional: a reader without it builds the graph when a write first needs it
+        arrays.update(graph.to_arrays())
     entries, offset = {}, 0
     for name, arr in arrays.items():
         entries[name] = {
@@ -163,12 +167,20 @@ def load(db_path: Path, user_id: str, *, token: str | None, dim: int | None) -> 
 
             projected = "basis" in entries
             # the one dtype each array may have: a file claiming another is not this format's
-            kinds = {"ids": "S", "pks": "<i8", "codes": "|i1", "mat": "<f2" if projected else "<f4"}
+            kinds = {
+                "ids": "S",
+                "pks": "<i8",
+                "codes": "|i1",
+                "mat": "<f2" if projected else "<f4",
+                "graph": "|u1",
+                "graph_rows": "<i8",
+            }
+            free_rows = ("basis", "graph", "graph_rows")  # arrays not of one row per vector
 
             def read(name: str, rows: int | None = None) -> np.ndarray:
                 e = entries[name]
                 shape = [int(x) for x in e["shape"]]
-                if not shape or (shape[0] != n and name != "basis"):
+                if not shape or (shape[0] != n and name not in free_rows):
                     raise _Damaged(name)
                 dtype = np.dtype(e["dtype"])
                 want = kinds.get(name, "<f4")
@@ -202,9 +214,45 @@ def load(db_path: Path, user_id: str, *, token: str | None, dim: int | None) -> 
             if basis is not None and proj is not None:
                 m.rank = int(basis.shape[1])
                 m._basis, m._proj = basis, proj
+            if "graph" in entries and "graph_rows" in entries:
+                m._graph_saved = _graph_reader(path, token, entries, lead, n, int(header["dim"]))
     except (OSError, ValueError, KeyError, IndexError, TypeError, UnicodeDecodeError):
         return None  # torn, truncated or altered (a checksum differs): the caller rebuilds from SQL
     return m
+
+
+def _graph_reader(path: Path, token: str, entries: dict, lead: int, n: int, dim: int):  # type: ignore[no-untyped-def]
+    """Reads the snapshot's neighbour graph when a write first needs it (a process that only reads never
+    holds it): the same file, still carrying ``token``, every checksum matching; else None (rebuilt)."""
+
+    def read_graph() -> NeighbourGraph | None:
+        try:
+            with open(path, "rb") as fh:
+                if fh.read(len(_MAGIC)) != _MAGIC:
+                    return None
+                size = int.from_bytes(fh.read(8), "little")
+                if not 0 < size < 1 << 24 or json.loads(fh.read(size).decode("utf-8")).get("token") != token:
+                    return None
+                got = {}
+                for name, dtype in (("graph", np.uint8), ("graph_rows", np.int64)):
+                    e = entries[name]
+                    out = np.zeros(int(e["shape"][0]), dtype=dtype)
+                    fh.seek(lead + int(e["offset"]))
+                    if out.nbytes != int(e["nbytes"]) or (
+                        out.nbytes and fh.readinto(memoryview(out.view(np.uint8))) != out.nbytes
+                    ):
+                        return None
+                    if checksum(out) != e["checksum"]:
+                        return None
+                    got[name] = out
+        except (OSError, ValueError, KeyError, TypeError, UnicodeDecodeError):
+            return None
+        rows = got["graph_rows"]
+        if rows.size and (int(rows.min()) < 0 or int(rows.max()) >= n):
+            return None
+        return NeighbourGraph.from_arrays(got["graph"], rows, dim)
+
+    return read_graph
 
 
 def erase(db_path: Path, user_id: str) -> None:

@@ -33,6 +33,18 @@ class SearchContract:
         assert hits[0][1] >= hits[1][1] >= hits[2][1]
         assert store.vector_search("nobody", unit_vector(3), k=3) == []
 
+    def test_the_write_paths_near_look_up_answers_like_a_search(self, store) -> None:  # type: ignore[no-untyped-def]
+        for i in range(6):
+            put(store, make_record(f"m{i}", text=f"memory {i}"), seed=i)
+        put(store, make_record("m9", text="memory 9", status=Status.archived), seed=9)
+        for q in (2, 9):
+            near = store.vector_search("u1", unit_vector(q), k=3, near=True)
+            exact = store.vector_search("u1", unit_vector(q), k=3)
+            assert [i for i, _ in near] == [i for i, _ in exact]
+            assert [s for _, s in near] == pytest.approx([s for _, s in exact], abs=1e-5)
+        assert "m9" not in [i for i, _ in store.vector_search("u1", unit_vector(9), k=3, near=True)]
+        assert store.vector_search("nobody", unit_vector(3), k=3, near=True) == []
+
     def test_status_filter_in_search(self, store) -> None:  # type: ignore[no-untyped-def]
         put(store, make_record("m1", text="flight NH110 to Tokyo", status=Status.archived), seed=1)
         assert store.vector_search("u1", unit_vector(1), k=5) == []
