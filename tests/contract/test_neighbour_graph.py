@@ -141,3 +141,17 @@ def test_a_damaged_graph_in_the_snapshot_is_rebuilt_never_used(tmp_path):
         b.put_memory(make_record("m42", text="memory 42", status=Status.archived))
     assert "m42" not in [i for i, _ in b.vector_search("u1", q, k=3, near=True)]
     b.close()
+
+
+def test_the_graph_can_be_built_up_front_and_a_small_scope_builds_none(tmp_path):
+    s = _store(tmp_path / "m.db")
+    vecs = _corpus(700, seed=9)
+    with s.atomic():
+        s.set_meta("embedder_dim", str(DIM))
+    _fill(s, vecs, 0, 300)
+    assert s.build_neighbour_index("u1") is False  # under graph_min: the exact pass stays
+    _fill(s, vecs, 300, 700)
+    assert s.build_neighbour_index("u1") is True
+    scope = s._vectors._scopes["u1"]
+    assert scope._graph is not None and scope._graph.nodes == 700
+    s.close()

@@ -432,7 +432,14 @@ def _speed_md(sec: dict[str, Any]) -> list[str]:
             "",
             f"add() actions: {json.dumps(s['add_actions'])}; waiting for the queued verification after the last add() "
             f"(flush) took {s['verify_flush_s']:.1f} s (the background worker verifies during the adds); "
-            f"add() max {s['add_ms_per_msg'].get('max', 0):.0f} ms. "
+            f"add() max {s['add_ms_per_msg'].get('max', 0):.0f} ms"
+            + (
+                f" (the write path's neighbour graph, built once per store before the adds: "
+                f"{s['neighbour_graph_s']:.1f} s)"
+                if s.get("neighbour_graph_s")
+                else ""
+            )
+            + ". "
             f"search() returned {s.get('search_hits_mean', 0):.1f} hits on average; context() "
             f"{s.get('context_items_mean', 0):.1f} items, median {s['context_tokens_median']} tokens.",
             "",

@@ -90,6 +90,20 @@ class SQLiteSearch(SQLiteConnection):
         )
         return [(r[0], 1.0 - float(r[1])) for r in rows]
 
+    def build_neighbour_index(self, user_id: str) -> bool:
+        """Ready the scope's neighbour graph now (read from the sidecar, else built) instead of in the first
+        write that needs it: a one-time cost (about a minute per million vectors on two cores) a bulk import
+        or a benchmark can pay up front. False when the scope is too small to use one."""
+        qdim = self.get_meta("embedder_dim")  # type: ignore[attr-defined]
+        if not qdim:
+            return False
+        self.vector_search(
+            user_id, np.zeros(int(qdim), dtype=np.float32), k=1
+        )  # brings the matrix up to date
+        with self._lock:
+            scope = dict(self._vectors.scopes()).get(user_id)
+            return scope is not None and scope.neighbour_graph(build=True) is not None
+
     def _load_vector_snapshot(self, user_id: str):  # type: ignore[no-untyped-def]
         """The scope's matrix as last saved beside the file, if the store recorded that very snapshot."""
         if str(self.path) == ":memory:":
