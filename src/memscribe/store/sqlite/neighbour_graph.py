@@ -19,6 +19,7 @@ newest node is the only one returned.
 from __future__ import annotations
 
 import logging
+import os
 import time
 from typing import Any
 
@@ -67,8 +68,14 @@ class NeighbourGraph:
         index.hnsw.efSearch = _EF_SEARCH
         rng = np.random.default_rng(0)
         index.train(vectors(np.sort(rng.choice(n, size=min(n, _TRAIN_ROWS), replace=False))))
-        for s in range(0, n, 65_536):  # bounded float32 copies of the float16 matrix
-            index.add(np.ascontiguousarray(vectors(slice(s, min(n, s + 65_536)))))
+        # a one-time build may use every core (OMP_NUM_THREADS=1 is for the per-query work around it)
+        threads = faiss.omp_get_max_threads()
+        faiss.omp_set_num_threads(max(threads, os.cpu_count() or 1))
+        try:
+            for s in range(0, n, 65_536):  # bounded float32 copies of the float16 matrix
+                index.add(np.ascontiguousarray(vectors(slice(s, min(n, s + 65_536)))))
+        finally:
+            faiss.omp_set_num_threads(threads)
         log.info("neighbour graph of %d vectors built in %.1f s", n, time.perf_counter() - t0)
         return cls(index, np.arange(n, dtype=np.int64))
 
