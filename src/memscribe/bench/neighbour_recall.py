@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from memscribe.bench.vector_recall import embed_passages, real_texts
 from memscribe.store.sqlite.vector_cache import ScopeMatrix
 
 __all__ = ["load_pairs", "measure_neighbour_recall"]
@@ -41,11 +42,6 @@ def load_pairs(folder: Path = RELATIONS) -> list[tuple[str, str, str]]:
     return pairs
 
 
-def _embed(embedder: Any, texts: list[str], batch: int = 64) -> np.ndarray:
-    parts = [embedder.embed_passages(texts[s : s + batch]) for s in range(0, len(texts), batch)]
-    return np.vstack(parts).astype(np.float32)
-
-
 def measure_neighbour_recall(
     embedder: Any,
     pairs: list[tuple[str, str, str]],
@@ -56,9 +52,9 @@ def measure_neighbour_recall(
 ) -> dict[str, Any]:
     """Share of the related older statements (in the exact top-``k`` at cosine >= 0.78) that the projection
     shortlist and the neighbour graph return in their top-``k``, overall and per relation."""
-    old = _embed(embedder, [p[1] for p in pairs])
-    new = _embed(embedder, [p[2] for p in pairs])
-    mat = np.vstack([_embed(embedder, noise), old]) if noise else old
+    old = embed_passages(embedder, [p[1] for p in pairs])
+    new = embed_passages(embedder, [p[2] for p in pairs])
+    mat = np.vstack([embed_passages(embedder, noise), old]) if noise else old
     first = len(mat) - len(old)
     shortlist = ScopeMatrix(seq=0, dim=0, pca_min=min(pca_min, len(mat) - 1), graph_min=10**12)
     graph = ScopeMatrix(seq=0, dim=0, pca_min=min(pca_min, len(mat) - 1), graph_min=0)
@@ -97,7 +93,6 @@ def measure_neighbour_recall(
 
 
 def main() -> None:
-    from memscribe.bench.vector_recall import real_texts
     from memscribe.providers.embedders import make_embedder
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])

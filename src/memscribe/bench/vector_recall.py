@@ -23,7 +23,7 @@ import numpy as np
 
 from memscribe.store.sqlite.vector_cache import ScopeMatrix
 
-__all__ = ["measure_recall", "real_texts"]
+__all__ = ["embed_passages", "measure_recall", "real_texts"]
 
 
 def _locomo_turns(doc: Any) -> Iterable[str]:
@@ -58,6 +58,12 @@ def real_texts(folder: Path) -> list[str]:
     return list(seen)
 
 
+def embed_passages(embedder: Any, texts: list[str], batch: int = 64) -> np.ndarray:
+    """``texts`` embedded as passages, ``batch`` at a time, as one float32 matrix."""
+    parts = [embedder.embed_passages(texts[s : s + batch]) for s in range(0, len(texts), batch)]
+    return np.vstack(parts).astype(np.float32)
+
+
 def _topk(scores: np.ndarray, k: int) -> np.ndarray:
     top = np.argpartition(-scores, k - 1)[:k]
     return top[np.argsort(-scores[top])]
@@ -87,9 +93,7 @@ def measure_recall(
     if len(p_texts) <= k:
         raise ValueError("too few texts for the requested k")
     t0 = time.perf_counter()
-    mat = np.vstack(
-        [embedder.embed_passages(p_texts[s : s + batch]) for s in range(0, len(p_texts), batch)]
-    ).astype(np.float32)
+    mat = embed_passages(embedder, p_texts, batch)
     qs = np.vstack([embedder.embed_query(q) for q in q_texts]).astype(np.float32)
     embed_s = time.perf_counter() - t0
     sm = matrix if matrix is not None else ScopeMatrix(seq=0, dim=0)

@@ -15,7 +15,7 @@ import numpy as np
 from memscribe.store.codec import scope_token
 from memscribe.store.sqlite import vector_sidecar
 from memscribe.store.sqlite.connection import SQLiteConnection
-from memscribe.store.sqlite.vector_cache import VectorCache
+from memscribe.store.sqlite.vector_cache import ScopeMatrix, VectorCache
 
 __all__ = ["SQLiteSearch"]
 
@@ -60,25 +60,7 @@ class SQLiteSearch(SQLiteConnection):
         one, the scope's matrix (a projection's shortlist rescored exactly) or, for ``near`` look-ups of the
         write path, its neighbour graph."""
         with self._lock:
-            seq_row = self._exec("SELECT max(vseq) FROM memories WHERE user_id=?", (user_id,))
-            seq = seq_row[0][0]
-            if seq is None:
-                self._vectors.drop(user_id)
-                return []
-            matrix = self._vectors.get(
-                user_id,
-                int(seq),
-                lambda: int(
-                    self._exec("SELECT count(*) FROM memory_vectors WHERE user_id=?", (user_id,))[0][0]
-                ),
-                # paged from the cursor: a scope built from SQL is never all in memory as rows at once
-                lambda since: self._rows(
-                    "SELECT m.pk, m.id, m.status, v.embedding FROM memories m JOIN memory_vectors v ON v.pk = m.pk "
-                    "WHERE m.user_id=? AND m.vseq > ?",
-                    (user_id, since),
-                ),
-                snapshot=lambda: self._load_vector_snapshot(user_id),
-            )
+            matrix = self._scope_matrix(user_id)
             if matrix is not None:
                 return matrix.near(query, k, statuses) if near else matrix.search(query, k, statuses)
         q = np.asarray(query, dtype=np.float32).tobytes()
@@ -94,15 +76,29 @@ class SQLiteSearch(SQLiteConnection):
         """Ready the scope's neighbour graph now (read from the sidecar, else built) instead of in the first
         write that needs it: a one-time cost (about a minute per million vectors on two cores) a bulk import
         or a benchmark can pay up front. False when the scope is too small to use one."""
-        qdim = self.get_meta("embedder_dim")  # type: ignore[attr-defined]
-        if not qdim:
-            return False
-        self.vector_search(
-            user_id, np.zeros(int(qdim), dtype=np.float32), k=1
-        )  # brings the matrix up to date
         with self._lock:
-            scope = dict(self._vectors.scopes()).get(user_id)
-            return scope is not None and scope.neighbour_graph(build=True) is not None
+            matrix = self._scope_matrix(user_id)
+            return matrix is not None and matrix.neighbour_graph(build=True) is not None
+
+    def _scope_matrix(self, user_id: str) -> ScopeMatrix | None:
+        """The scope's matrix brought up to date (None for a scope small enough for SQL, or empty).
+        Called with the lock held."""
+        seq = self._exec("SELECT max(vseq) FROM memories WHERE user_id=?", (user_id,))[0][0]
+        if seq is None:
+            self._vectors.drop(user_id)
+            return None
+        return self._vectors.get(
+            user_id,
+            int(seq),
+            lambda: int(self._exec("SELECT count(*) FROM memory_vectors WHERE user_id=?", (user_id,))[0][0]),
+            # paged from the cursor: a scope built from SQL is never all in memory as rows at once
+            lambda since: self._rows(
+                "SELECT m.pk, m.id, m.status, v.embedding FROM memories m JOIN memory_vectors v ON v.pk = m.pk "
+                "WHERE m.user_id=? AND m.vseq > ?",
+                (user_id, since),
+            ),
+            snapshot=lambda: self._load_vector_snapshot(user_id),
+        )
 
     def _load_vector_snapshot(self, user_id: str):  # type: ignore[no-untyped-def]
         """The scope's matrix as last saved beside the file, if the store recorded that very snapshot."""

@@ -229,10 +229,7 @@ class ScopeMatrix:
                 approx = np.where(mask, approx, -np.inf)
             # the largest without negating the scores first (a copy of n floats: ~1 ms at 1M)
             cand = np.argpartition(approx, n - self.shortlist)[n - self.shortlist :]
-            cand = np.sort(cand[np.isfinite(approx[cand])])  # in row order: the gather reads forward
-            exact = self.vectors(cand) @ q
-            order = np.argsort(-exact)[:k]
-            return [(self.id_at(int(cand[i])), float(exact[i])) for i in order]
+            return self._rescore(cand[np.isfinite(approx[cand])], q, k)
         sims = self._full_scores(q)
         if not mask.all():
             sims = np.where(mask, sims, -np.inf)
@@ -249,9 +246,11 @@ class ScopeMatrix:
             return self.search(q, k, statuses)
         q = np.asarray(q, dtype=np.float32)
         rows = graph.candidates(q)
-        rows = np.sort(rows[_status_lut(tuple(statuses))[self._codes[rows]]])
-        if not rows.size:
-            return []
+        return self._rescore(rows[_status_lut(tuple(statuses))[self._codes[rows]]], q, k)
+
+    def _rescore(self, rows: np.ndarray, q: np.ndarray, k: int) -> list[tuple[str, float]]:
+        """The ``k`` best of candidate ``rows`` by their exact cosine with ``q`` (the full vectors in float32)."""
+        rows = np.sort(rows)  # in row order: the gather reads forward
         exact = self.vectors(rows) @ q
         order = np.argsort(-exact)[:k]
         return [(self.id_at(int(rows[i])), float(exact[i])) for i in order]

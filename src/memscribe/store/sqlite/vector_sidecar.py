@@ -139,6 +139,47 @@ class _Damaged(ValueError):
     pass
 
 
+# the one dtype each array may have ("mat": float16 once projected): a file claiming another is not this format's
+_KINDS = {"ids": "S", "pks": "<i8", "codes": "|i1", "graph": "|u1", "graph_rows": "<i8"}
+_FREE_ROWS = ("basis", "graph", "graph_rows")  # arrays not of one row per vector
+
+
+def _header(fh) -> tuple[dict, int] | None:  # type: ignore[no-untyped-def]
+    """The JSON header and the offset where the arrays begin, or None when the file is not of this layout."""
+    if fh.read(len(_MAGIC)) != _MAGIC:
+        return None
+    size = int.from_bytes(fh.read(8), "little")
+    if not 0 < size < 1 << 24:
+        return None
+    header = json.loads(fh.read(size).decode("utf-8"))
+    lead = len(_MAGIC) + 8 + size
+    return header, lead + (-lead) % _ALIGN
+
+
+def _read_array(fh, lead: int, header: dict, name: str, rows: int | None = None) -> np.ndarray:  # type: ignore[no-untyped-def]
+    """One array of the file, in a buffer of ``rows`` rows (room to grow) when given; raises ``_Damaged`` when
+    its shape, dtype, size or checksum is not what this format writes."""
+    entries, n = header["arrays"], int(header["n"])
+    e = entries[name]
+    shape = [int(x) for x in e["shape"]]
+    if not shape or (shape[0] != n and name not in _FREE_ROWS):
+        raise _Damaged(name)
+    dtype = np.dtype(e["dtype"])
+    want = ("<f2" if "basis" in entries else "<f4") if name == "mat" else _KINDS.get(name, "<f4")
+    if not (dtype.kind == "S" if want == "S" else dtype.str == want):
+        raise _Damaged(name)
+    out = np.zeros(((rows if rows is not None else shape[0]), *shape[1:]), dtype=dtype)
+    part = out[: shape[0]]
+    if part.nbytes != int(e["nbytes"]):
+        raise _Damaged(name)
+    fh.seek(lead + int(e["offset"]))
+    if part.nbytes and fh.readinto(memoryview(part.reshape(-1).view(np.uint8))) != part.nbytes:
+        raise _Damaged(name)
+    if checksum(part) != e["checksum"]:
+        raise _Damaged(name)
+    return out
+
+
 def load(db_path: Path, user_id: str, *, token: str | None, dim: int | None) -> ScopeMatrix | None:
     """The saved matrix if it is whole and is the one the store recorded, else None (the caller rebuilds)."""
     path = path_for(db_path, user_id)
@@ -146,12 +187,10 @@ def load(db_path: Path, user_id: str, *, token: str | None, dim: int | None) -> 
         return None
     try:
         with open(path, "rb") as fh:
-            if fh.read(len(_MAGIC)) != _MAGIC:
+            got = _header(fh)
+            if got is None:
                 return None
-            size = int.from_bytes(fh.read(8), "little")
-            if not 0 < size < 1 << 24:
-                return None
-            header = json.loads(fh.read(size).decode("utf-8"))
+            header, lead = got
             if (
                 header.get("format") != FORMAT
                 or header.get("user_id") != user_id
@@ -159,43 +198,13 @@ def load(db_path: Path, user_id: str, *, token: str | None, dim: int | None) -> 
                 or (dim is not None and header.get("dim") not in (dim, 0))
             ):
                 return None
-            lead = len(_MAGIC) + 8 + size
-            lead += (-lead) % _ALIGN
             n = int(header["n"])
             room = n + max(1024, n // 8)  # appends after loading do not copy the matrix at once
             entries = header["arrays"]
-
             projected = "basis" in entries
-            # the one dtype each array may have: a file claiming another is not this format's
-            kinds = {
-                "ids": "S",
-                "pks": "<i8",
-                "codes": "|i1",
-                "mat": "<f2" if projected else "<f4",
-                "graph": "|u1",
-                "graph_rows": "<i8",
-            }
-            free_rows = ("basis", "graph", "graph_rows")  # arrays not of one row per vector
 
             def read(name: str, rows: int | None = None) -> np.ndarray:
-                e = entries[name]
-                shape = [int(x) for x in e["shape"]]
-                if not shape or (shape[0] != n and name not in free_rows):
-                    raise _Damaged(name)
-                dtype = np.dtype(e["dtype"])
-                want = kinds.get(name, "<f4")
-                if not (dtype.kind == "S" if want == "S" else dtype.str == want):
-                    raise _Damaged(name)
-                out = np.zeros(((rows if rows is not None else shape[0]), *shape[1:]), dtype=dtype)
-                part = out[: shape[0]]
-                if part.nbytes != int(e["nbytes"]):
-                    raise _Damaged(name)
-                fh.seek(lead + int(e["offset"]))
-                if part.nbytes and fh.readinto(memoryview(part.reshape(-1).view(np.uint8))) != part.nbytes:
-                    raise _Damaged(name)
-                if checksum(part) != e["checksum"]:
-                    raise _Damaged(name)
-                return out
+                return _read_array(fh, lead, header, name, rows)
 
             codes, mat = read("codes", room), read("mat", room)
             basis = read("basis") if projected else None
@@ -215,42 +224,29 @@ def load(db_path: Path, user_id: str, *, token: str | None, dim: int | None) -> 
                 m.rank = int(basis.shape[1])
                 m._basis, m._proj = basis, proj
             if "graph" in entries and "graph_rows" in entries:
-                m._graph_saved = _graph_reader(path, token, entries, lead, n, int(header["dim"]))
+                m._graph_saved = _graph_reader(path, token, n, int(header["dim"]))
     except (OSError, ValueError, KeyError, IndexError, TypeError, UnicodeDecodeError):
         return None  # torn, truncated or altered (a checksum differs): the caller rebuilds from SQL
     return m
 
 
-def _graph_reader(path: Path, token: str, entries: dict, lead: int, n: int, dim: int):  # type: ignore[no-untyped-def]
+def _graph_reader(path: Path, token: str, n: int, dim: int):  # type: ignore[no-untyped-def]
     """Reads the snapshot's neighbour graph when a write first needs it (a process that only reads never
     holds it): the same file, still carrying ``token``, every checksum matching; else None (rebuilt)."""
 
     def read_graph() -> NeighbourGraph | None:
         try:
             with open(path, "rb") as fh:
-                if fh.read(len(_MAGIC)) != _MAGIC:
+                got = _header(fh)
+                if got is None or got[0].get("token") != token:
                     return None
-                size = int.from_bytes(fh.read(8), "little")
-                if not 0 < size < 1 << 24 or json.loads(fh.read(size).decode("utf-8")).get("token") != token:
-                    return None
-                got = {}
-                for name, dtype in (("graph", np.uint8), ("graph_rows", np.int64)):
-                    e = entries[name]
-                    out = np.zeros(int(e["shape"][0]), dtype=dtype)
-                    fh.seek(lead + int(e["offset"]))
-                    if out.nbytes != int(e["nbytes"]) or (
-                        out.nbytes and fh.readinto(memoryview(out.view(np.uint8))) != out.nbytes
-                    ):
-                        return None
-                    if checksum(out) != e["checksum"]:
-                        return None
-                    got[name] = out
-        except (OSError, ValueError, KeyError, TypeError, UnicodeDecodeError):
+                graph = _read_array(fh, got[1], got[0], "graph")
+                rows = _read_array(fh, got[1], got[0], "graph_rows")
+        except (OSError, ValueError, KeyError, IndexError, TypeError, UnicodeDecodeError):
             return None
-        rows = got["graph_rows"]
         if rows.size and (int(rows.min()) < 0 or int(rows.max()) >= n):
             return None
-        return NeighbourGraph.from_arrays(got["graph"], rows, dim)
+        return NeighbourGraph.from_arrays(graph, rows, dim)
 
     return read_graph
 
