@@ -12,7 +12,7 @@ import pytest
 
 from memscribe import Memory
 from memscribe.config import Settings, WriteConfig
-from memscribe.lang.clauses import split_sentences
+from memscribe.lang.clauses import content_terms, split_sentences
 from memscribe.write.statements import statement_groups
 
 
@@ -282,6 +282,12 @@ AT_SPLIT = datetime.fromisoformat("2026-05-20T19:00:00-04:00")
         ("上周买的那件大衣不合身，得在周日前退掉", "zh", 1),
         ("物业又改时间了，说周四来不了，改成周六下午", "zh", 1),
         ("The dinner was on Friday, we moved to Saturday at 7", "en", 1),
+        # a clause that says nothing but its time stays with the clause it dates: cut off, it is a memory
+        # ("out on <date>.", "on <date>.") that says neither what ends nor what starts
+        ("Check in on the 6th, out on the 9th.", "en", 1),
+        ("The hood is stuck in shipping, so the renovation starts a week later, on October 21st.", "en", 1),
+        ("The dentist is on Tuesday, the vet on Thursday.", "en", 1),
+        ("周二体检，周四也是", "zh", 1),
     ],
 )
 def test_a_statement_with_two_times_is_two_statements(text, lang, want):
@@ -289,6 +295,9 @@ def test_a_statement_with_two_times_is_two_statements(text, lang, want):
 
     groups = split_by_time(statement_groups(split_sentences(text), lang), AT_SPLIT, lang)
     assert len(groups) == want, [[s.text for s in g] for g in groups]
+    # nothing said is lost to the cut
+    said = ("" if lang == "zh" else " ").join(s.text for g in groups for s in g)
+    assert len(content_terms(said)) == len(content_terms(text)), [[s.text for s in g] for g in groups]
 
 
 def test_each_time_of_a_message_is_found_on_its_own(tmp_path):

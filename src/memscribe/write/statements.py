@@ -23,7 +23,8 @@ from datetime import datetime
 
 from memscribe.lang import lexicon as lx
 from memscribe.lang.clauses import Sentence, content_terms
-from memscribe.lang.timeparse import is_return, resolve_times
+from memscribe.lang.timeparse import TimeMention, is_return, resolve_times
+from memscribe.write.correct import CORRECTION
 
 __all__ = ["MIN_TERMS", "split_by_time", "statement_groups"]
 
@@ -93,6 +94,32 @@ def _dates_a_thing(text: str, end: int) -> bool:
     return m is not None and "的" in m.group() and not text[end:].startswith(("的", "时候"))
 
 
+def _whole_clauses(
+    text: str, pieces: list[tuple[int, int]], mentions: list[TimeMention]
+) -> list[tuple[int, int]]:
+    """The pieces cut at clause breaks, each joined to the one before it (the first to the one after it) while
+    it says nothing but its time: "Check in on the 6th, out on the 9th", "the renovation starts a week later, on
+    October 21st" — cut there, "out on 2024-10-09." and "on 2024-10-21." would be memories of their own that say
+    neither what ends nor what starts."""
+
+    def bare(a: int, b: int) -> bool:
+        rest, pos = [], a
+        for m in mentions:
+            if m.start >= a and m.end <= b:
+                rest.append(text[pos : m.start])
+                pos = m.end
+        rest.append(text[pos:b])
+        return len(content_terms(" ".join(rest))) < MIN_TERMS
+
+    out: list[tuple[int, int]] = []
+    for a, b in pieces:
+        if out and (bare(a, b) or bare(*out[-1])):
+            out[-1] = (out[-1][0], b)
+        else:
+            out.append((a, b))
+    return out
+
+
 def split_by_time(groups: list[list[Sentence]], at: datetime, lang: str) -> list[list[Sentence]]:
     """A statement that names two different times is two statements ("my wife's birthday is July 9, I'm allergic
     to bee stings, and I'm planning to repaint the garage next month"; "每个月25号发工资，下周二还要跟审计开会"): a
@@ -126,10 +153,14 @@ def split_by_time(groups: list[list[Sentence]], at: datetime, lang: str) -> list
             continue
         pieces, pos = [], 0
         for start, end in cuts:
-            pieces.append(text[pos:start])
+            pieces.append((pos, start))
             pos = end
-        pieces.append(text[pos:])
-        clauses = [p.strip() for p in pieces if len(content_terms(p)) >= MIN_TERMS]
+        pieces.append((pos, len(text)))
+        # a correction's pieces are what correct.py reads ("说错了，是周三不是周二"): kept as cut
+        if not CORRECTION.search(text):
+            pieces = _whole_clauses(text, pieces, mentions)
+        clauses = [text[a:b].strip() for a, b in pieces]
+        clauses = [c for c in clauses if len(content_terms(c)) >= MIN_TERMS]
         if len(clauses) < 2:
             out.append(group)
             continue
