@@ -323,6 +323,8 @@ def main() -> int:
     ifields = {"id": str, "lang": str, "query": str, "intent": str, "source": str}
     un = check_simple("unanswerable.jsonl", ufields, "type", UNANSWERABLE_TYPES, all_ids)
     un_t = check_simple("unanswerable_test.jsonl", ufields, "type", UNANSWERABLE_TYPES, all_ids)
+    # written for the next retrain of the gate, not in the shipped one's training (README)
+    un_p = check_simple("unanswerable_pending.jsonl", ufields, "type", UNANSWERABLE_TYPES, all_ids)
     it = check_simple("intents.jsonl", ifields, "intent", INTENTS, all_ids)
     it_t = check_simple("intents_test.jsonl", ifields, "intent", INTENTS, all_ids)
 
@@ -334,7 +336,7 @@ def main() -> int:
             err(f"{a_name}/{b_name}", f"near-duplicate queries (J={j:.2f}): {a_q!r} ~ {b_q!r}")
     # the held-apart unanswerable and intent test queries may not echo any training query
     train_queries = [r["query"] for k, v in pairs.items() if k.endswith("_train") for r in v]
-    train_queries += [r["query"] for r in un] + [r["query"] for r in it]
+    train_queries += [r["query"] for r in un] + [r["query"] for r in un_p] + [r["query"] for r in it]
     test_queries = [r["query"] for r in un_t] + [r["query"] for r in it_t]
     test_queries += [r["query"] for k, v in pairs.items() if k.endswith("_test") for r in v]
     for a_q, b_q, j in near_duplicates(train_queries, test_queries):
@@ -364,6 +366,7 @@ def main() -> int:
     for name, rows, key in (
         ("unanswerable", un, "type"),
         ("unanswerable_test", un_t, "type"),
+        ("unanswerable_pending", un_p, "type"),
         ("intents", it, "intent"),
         ("intents_test", it_t, "intent"),
     ):
