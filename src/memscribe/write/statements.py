@@ -112,11 +112,15 @@ def _whole_clauses(
         return len(content_terms(" ".join(rest))) < MIN_TERMS
 
     out: list[tuple[int, int]] = []
+    # only the first piece can stay bare in ``out`` (every later bare one joins the piece before it): whether it
+    # still is, so it is not read again for every piece that follows
+    first_bare = False
     for a, b in pieces:
-        if out and (bare(a, b) or bare(*out[-1])):
+        if out and (first_bare or bare(a, b)):
             out[-1] = (out[-1][0], b)
         else:
             out.append((a, b))
+        first_bare = len(out) == 1 and bare(*out[0])
     return out
 
 

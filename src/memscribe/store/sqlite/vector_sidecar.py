@@ -23,6 +23,7 @@ then unlinked) and it is written with mode 0600.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 import os
@@ -203,9 +204,7 @@ def load(db_path: Path, user_id: str, *, token: str | None, dim: int | None) -> 
             entries = header["arrays"]
             projected = "basis" in entries
 
-            def read(name: str, rows: int | None = None) -> np.ndarray:
-                return _read_array(fh, lead, header, name, rows)
-
+            read = functools.partial(_read_array, fh, lead, header)
             codes, mat = read("codes", room), read("mat", room)
             basis = read("basis") if projected else None
             proj = read("proj", room) if projected else None
